@@ -1,0 +1,106 @@
+# memstat: libmemstat and (from the tools issue on) vmstat-z, vmstat-m and
+# netstat-mbuf.  Every target first makes sure the Debian packages it needs
+# are installed (scripts/ensure-deps checks before it installs).
+
+PREFIX	?= /usr/local
+DESTDIR	?=
+CC	?= cc
+CFLAGS	?= -O2 -g
+AR	?= ar
+
+# Evaluated when a recipe runs, i.e. after ensure-deps has installed libbsd.
+BSD_CFLAGS = $(shell pkg-config --cflags libbsd-overlay)
+BSD_LIBS   = $(shell pkg-config --libs libbsd-overlay)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
+
+WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) -Ilib
+
+ifeq ($(SANITIZE),1)
+CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined
+endif
+
+LIB	 = lib/libmemstat.a
+LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_header.c \
+	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
+LIB_OBJS = $(LIB_SRCS:.c=.o)
+LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h
+
+STREAMTEXT = fixtures/tools/streamtext
+MTDUMP	   = tests/mtdump
+UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma \
+	     tests/test_stream_malloc tests/test_malloc_zones
+BENCHES	   = bench/bench_stream
+TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
+	       tests/support/mtprint.o
+TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
+
+MAN3	= man/libmemstat.3
+MAN8	=
+
+.PHONY: all deps check bench fixtures fixtures-expect install clean
+
+all: $(LIB)
+
+deps:
+	@./scripts/ensure-deps
+
+%.o: %.c $(LIB_HDRS) | deps
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+$(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
+		tests/support/mtprint.h tests/support/testlib.h
+
+$(STREAMTEXT): fixtures/tools/streamtext.c $(TOOL_SUPPORT)
+	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
+	    $(LDFLAGS) $(BSD_LIBS)
+
+$(MTDUMP): tests/mtdump.c $(TOOL_SUPPORT) $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
+	    $(LIB) $(LDFLAGS) $(BSD_LIBS)
+
+tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) \
+	    $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS)
+
+bench/bench_%: bench/bench_%.c tests/support/streambuild.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< tests/support/streambuild.o \
+	    $(LIB) $(LDFLAGS) $(BSD_LIBS)
+
+check: all $(STREAMTEXT) $(MTDUMP) $(UNIT_TESTS)
+	@sh tests/run-tests
+
+bench: all $(BENCHES)
+	@sh bench/run-bench
+
+# The binary fixtures, made anew from their text descriptions.
+fixtures: $(STREAMTEXT)
+	@sh fixtures/tools/regen
+
+# Rewrite the expected accessor values from the current library: review
+# the diff before committing it.
+fixtures-expect: $(MTDUMP) fixtures
+	@sh fixtures/tools/regen --expect
+
+libmemstat.pc: libmemstat.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|g' libmemstat.pc.in > $@
+
+install: all libmemstat.pc
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 lib/memstat.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 libmemstat.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(MAN3) $(DESTDIR)$(PREFIX)/share/man/man3/
+
+clean:
+	rm -f $(LIB) $(LIB_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
+	    $(UNIT_TESTS) $(BENCHES) libmemstat.pc
+
+# test_list injects allocation failures into the library.
+tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc

@@ -1,0 +1,134 @@
+/*
+ * memstat.h: libmemstat(3), FreeBSD's kernel memory statistics API.
+ *
+ * A memory_type_list holds memory_type entries, one per UMA zone or malloc
+ * type.  Both are opaque: callers use the accessors below.  Every query
+ * returns 0 or -1 and leaves its error code on the list
+ * (memstat_mtl_geterror()); the library never prints.
+ */
+#ifndef MEMSTAT_H
+#define MEMSTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Caller data slots kept per type and per type and CPU. */
+#define MEMSTAT_MAXCALLER	16
+
+/* Which allocator an entry came from. */
+#define ALLOCATOR_UNKNOWN	0
+#define ALLOCATOR_MALLOC	1
+#define ALLOCATOR_UMA		2
+#define ALLOCATOR_ANY		255
+
+/* Longest type name, including its NUL. */
+#define MEMTYPE_MAXNAME		32
+
+/*
+ * Error codes.  Value 4 (MEMSTAT_ERROR_TOOMANYCPUS) was retired by FreeBSD
+ * 9.0 together with the fixed per-CPU arrays, and is not used here either.
+ */
+#define MEMSTAT_ERROR_UNDEFINED		0	/* Initialization value. */
+#define MEMSTAT_ERROR_NOMEMORY		1	/* Out of memory. */
+#define MEMSTAT_ERROR_VERSION		2	/* Unsupported version. */
+#define MEMSTAT_ERROR_PERMISSION	3	/* Permission denied. */
+#define MEMSTAT_ERROR_DATAERROR		5	/* Error in stat data. */
+#define MEMSTAT_ERROR_KVM		6	/* See the core reader's error. */
+#define MEMSTAT_ERROR_KVM_NOSYMBOL	7	/* Symbol not available. */
+#define MEMSTAT_ERROR_KVM_SHORTREAD	8	/* Short read from a core. */
+
+struct memory_type;
+struct memory_type_list;
+
+const char	*memstat_strerror(int error);
+
+/* Lists. */
+struct memory_type_list	*memstat_mtl_alloc(void);
+struct memory_type	*memstat_mtl_first(struct memory_type_list *list);
+struct memory_type	*memstat_mtl_next(struct memory_type *mtp);
+struct memory_type	*memstat_mtl_find(struct memory_type_list *list,
+			    int allocator, const char *name);
+void			 memstat_mtl_free(struct memory_type_list *list);
+int			 memstat_mtl_geterror(struct memory_type_list *list);
+
+/*
+ * Decoders for FreeBSD's binary sysctl streams, as saved by
+ * "sysctl -b vm.zone_stats" and "sysctl -b kern.malloc_stats".  Pure
+ * functions of the bytes: any era, either byte order.
+ */
+int	memstat_stream_uma(struct memory_type_list *list, const void *buf,
+	    size_t len);
+int	memstat_stream_malloc(struct memory_type_list *list, const void *buf,
+	    size_t len);
+
+/* Accessors.  They never fail; an out-of-range cpu or index reads as 0. */
+const char	*memstat_get_name(const struct memory_type *mtp);
+int		 memstat_get_allocator(const struct memory_type *mtp);
+uint64_t	 memstat_get_countlimit(const struct memory_type *mtp);
+uint64_t	 memstat_get_byteslimit(const struct memory_type *mtp);
+uint64_t	 memstat_get_sizemask(const struct memory_type *mtp);
+uint64_t	 memstat_get_size(const struct memory_type *mtp);
+uint64_t	 memstat_get_rsize(const struct memory_type *mtp);
+uint64_t	 memstat_get_memalloced(const struct memory_type *mtp);
+uint64_t	 memstat_get_memfreed(const struct memory_type *mtp);
+uint64_t	 memstat_get_numallocs(const struct memory_type *mtp);
+uint64_t	 memstat_get_numfrees(const struct memory_type *mtp);
+uint64_t	 memstat_get_bytes(const struct memory_type *mtp);
+uint64_t	 memstat_get_count(const struct memory_type *mtp);
+uint64_t	 memstat_get_free(const struct memory_type *mtp);
+uint64_t	 memstat_get_failures(const struct memory_type *mtp);
+uint64_t	 memstat_get_sleeps(const struct memory_type *mtp);
+uint64_t	 memstat_get_xdomain(const struct memory_type *mtp);
+void		*memstat_get_caller_pointer(const struct memory_type *mtp,
+		    int index);
+void		 memstat_set_caller_pointer(struct memory_type *mtp,
+		    int index, void *value);
+uint64_t	 memstat_get_caller_uint64(const struct memory_type *mtp,
+		    int index);
+void		 memstat_set_caller_uint64(struct memory_type *mtp,
+		    int index, uint64_t value);
+uint64_t	 memstat_get_zonefree(const struct memory_type *mtp);
+uint64_t	 memstat_get_kegfree(const struct memory_type *mtp);
+uint64_t	 memstat_get_percpu_memalloced(const struct memory_type *mtp,
+		    int cpu);
+uint64_t	 memstat_get_percpu_memfreed(const struct memory_type *mtp,
+		    int cpu);
+uint64_t	 memstat_get_percpu_numallocs(const struct memory_type *mtp,
+		    int cpu);
+uint64_t	 memstat_get_percpu_numfrees(const struct memory_type *mtp,
+		    int cpu);
+uint64_t	 memstat_get_percpu_sizemask(const struct memory_type *mtp,
+		    int cpu);
+void		*memstat_get_percpu_caller_pointer(
+		    const struct memory_type *mtp, int cpu, int index);
+void		 memstat_set_percpu_caller_pointer(struct memory_type *mtp,
+		    int cpu, int index, void *value);
+uint64_t	 memstat_get_percpu_caller_uint64(
+		    const struct memory_type *mtp, int cpu, int index);
+void		 memstat_set_percpu_caller_uint64(struct memory_type *mtp,
+		    int cpu, int index, uint64_t value);
+uint64_t	 memstat_get_percpu_free(const struct memory_type *mtp,
+		    int cpu);
+
+/*
+ * malloc(9) small-zone sizes: bit n of a malloc type's size mask means an
+ * allocation from zone n.  The table starts as FreeBSD 13's (with its 384
+ * entry and the terminating 0); memstat_malloc_zone_set_sizes() replaces it,
+ * e.g. with the contents of a saved vm.malloc.zone_sizes.
+ */
+#define MEMSTAT_MALLOC_ZONE_MAX	32
+
+size_t	memstat_malloc_zone_get_count(void);
+size_t	memstat_malloc_zone_get_size(size_t n);
+int	memstat_malloc_zone_used(const struct memory_type *mtp, size_t n);
+int	memstat_malloc_zone_set_sizes(const int *sizes, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* !MEMSTAT_H */

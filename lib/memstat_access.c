@@ -1,0 +1,179 @@
+/*
+ * memstat_access.c: the accessors of struct memory_type.  They never fail:
+ * a cpu or slot index outside what the entry holds reads as 0 and is not
+ * written, so callers can never reach out of bounds.
+ */
+#include <stdlib.h>
+
+#include "memstat_internal.h"
+
+#define SLOT_OK(index)	((index) >= 0 && (index) < MEMSTAT_MAXCALLER)
+
+const char *
+memstat_get_name(const struct memory_type *mtp)
+{
+	return (mtp->mt_name);
+}
+
+int
+memstat_get_allocator(const struct memory_type *mtp)
+{
+	return (mtp->mt_allocator);
+}
+
+#define GETTER(field)							\
+uint64_t								\
+memstat_get_##field(const struct memory_type *mtp)			\
+{									\
+	return (mtp->mt_##field);					\
+}
+
+GETTER(countlimit)
+GETTER(byteslimit)
+GETTER(sizemask)
+GETTER(size)
+GETTER(rsize)
+GETTER(memalloced)
+GETTER(memfreed)
+GETTER(numallocs)
+GETTER(numfrees)
+GETTER(bytes)
+GETTER(count)
+GETTER(free)
+GETTER(failures)
+GETTER(sleeps)
+GETTER(xdomain)
+GETTER(zonefree)
+GETTER(kegfree)
+
+void *
+memstat_get_caller_pointer(const struct memory_type *mtp, int index)
+{
+	return (SLOT_OK(index) ? mtp->mt_caller_pointer[index] : NULL);
+}
+
+void
+memstat_set_caller_pointer(struct memory_type *mtp, int index, void *value)
+{
+	if (SLOT_OK(index))
+		mtp->mt_caller_pointer[index] = value;
+}
+
+uint64_t
+memstat_get_caller_uint64(const struct memory_type *mtp, int index)
+{
+	return (SLOT_OK(index) ? mtp->mt_caller_uint64[index] : 0);
+}
+
+void
+memstat_set_caller_uint64(struct memory_type *mtp, int index, uint64_t value)
+{
+	if (SLOT_OK(index))
+		mtp->mt_caller_uint64[index] = value;
+}
+
+static const struct mt_percpu_alloc *
+percpu_alloc(const struct memory_type *mtp, int cpu)
+{
+	if (cpu < 0 || (uint32_t)cpu >= mtp->mt_ncpus ||
+	    mtp->mt_percpu_alloc == NULL)
+		return (NULL);
+	return (&mtp->mt_percpu_alloc[cpu]);
+}
+
+#define PERCPU_GETTER(field)						\
+uint64_t								\
+memstat_get_percpu_##field(const struct memory_type *mtp, int cpu)	\
+{									\
+	const struct mt_percpu_alloc *mpa = percpu_alloc(mtp, cpu);	\
+									\
+	return (mpa != NULL ? mpa->mtp_##field : 0);			\
+}
+
+PERCPU_GETTER(memalloced)
+PERCPU_GETTER(memfreed)
+PERCPU_GETTER(numallocs)
+PERCPU_GETTER(numfrees)
+PERCPU_GETTER(sizemask)
+
+uint64_t
+memstat_get_percpu_free(const struct memory_type *mtp, int cpu)
+{
+	if (cpu < 0 || (uint32_t)cpu >= mtp->mt_ncpus ||
+	    mtp->mt_percpu_free == NULL)
+		return (0);
+	return (mtp->mt_percpu_free[cpu]);
+}
+
+static const struct mt_percpu_caller *
+caller_slots(const struct memory_type *mtp, int cpu, int index)
+{
+	if (!SLOT_OK(index) || cpu < 0 ||
+	    (uint32_t)cpu >= mtp->mt_ncallercpus)
+		return (NULL);
+	return (&mtp->mt_percpu_caller[cpu]);
+}
+
+/*
+ * The per-CPU caller slots are allocated on the first set, for the CPUs the
+ * entry has then.  A set that cannot allocate is dropped: setters have no
+ * way to fail in this API.
+ */
+static struct mt_percpu_caller *
+caller_slots_for_set(struct memory_type *mtp, int cpu, int index)
+{
+	struct mt_percpu_caller *slots;
+	uint32_t n;
+
+	if (!SLOT_OK(index) || cpu < 0 || (uint32_t)cpu >= mtp->mt_ncpus)
+		return (NULL);
+	if ((uint32_t)cpu >= mtp->mt_ncallercpus) {
+		n = mtp->mt_ncpus;
+		slots = reallocarray(mtp->mt_percpu_caller, n, sizeof(*slots));
+		if (slots == NULL)
+			return (NULL);
+		for (uint32_t i = mtp->mt_ncallercpus; i < n; i++)
+			slots[i] = (struct mt_percpu_caller){ 0 };
+		mtp->mt_percpu_caller = slots;
+		mtp->mt_ncallercpus = n;
+	}
+	return (&mtp->mt_percpu_caller[cpu]);
+}
+
+void *
+memstat_get_percpu_caller_pointer(const struct memory_type *mtp, int cpu,
+    int index)
+{
+	const struct mt_percpu_caller *slots = caller_slots(mtp, cpu, index);
+
+	return (slots != NULL ? slots->mtc_pointer[index] : NULL);
+}
+
+void
+memstat_set_percpu_caller_pointer(struct memory_type *mtp, int cpu,
+    int index, void *value)
+{
+	struct mt_percpu_caller *slots = caller_slots_for_set(mtp, cpu, index);
+
+	if (slots != NULL)
+		slots->mtc_pointer[index] = value;
+}
+
+uint64_t
+memstat_get_percpu_caller_uint64(const struct memory_type *mtp, int cpu,
+    int index)
+{
+	const struct mt_percpu_caller *slots = caller_slots(mtp, cpu, index);
+
+	return (slots != NULL ? slots->mtc_uint64[index] : 0);
+}
+
+void
+memstat_set_percpu_caller_uint64(struct memory_type *mtp, int cpu,
+    int index, uint64_t value)
+{
+	struct mt_percpu_caller *slots = caller_slots_for_set(mtp, cpu, index);
+
+	if (slots != NULL)
+		slots->mtc_uint64[index] = value;
+}

@@ -1,0 +1,103 @@
+/*
+ * memstat_internal.h: the memory_type model behind the opaque API, shared by
+ * the list code, the accessors and every source that fills a list.
+ */
+#ifndef MEMSTAT_INTERNAL_H
+#define MEMSTAT_INTERNAL_H
+
+#include <sys/queue.h>
+#include <stdint.h>
+
+#include "memstat.h"
+
+/* Statistics the kernel reports for one CPU of a malloc type. */
+struct mt_percpu_alloc {
+	uint64_t	mtp_memalloced;
+	uint64_t	mtp_memfreed;
+	uint64_t	mtp_numallocs;
+	uint64_t	mtp_numfrees;
+	uint64_t	mtp_sizemask;
+};
+
+/* Caller slots of one CPU; allocated only once a caller sets one. */
+struct mt_percpu_caller {
+	void		*mtc_pointer[MEMSTAT_MAXCALLER];
+	uint64_t	 mtc_uint64[MEMSTAT_MAXCALLER];
+};
+
+struct memory_type {
+	/* Identity: (allocator, name, dup) is the index key. */
+	int		 mt_allocator;
+	char		 mt_name[MEMTYPE_MAXNAME];
+	uint32_t	 mt_dup;	/* n-th type of this name in a source */
+	uint64_t	 mt_seq;	/* creation order: higher = nearer head */
+	struct memory_type *mt_dup_last; /* on dup 0: the newest of the name */
+
+	/* Statistics, zeroed by mt_reset_stats() on every refresh. */
+	uint64_t	 mt_countlimit;
+	uint64_t	 mt_byteslimit;
+	uint64_t	 mt_sizemask;
+	uint64_t	 mt_size;
+	uint64_t	 mt_rsize;
+	uint64_t	 mt_memalloced;
+	uint64_t	 mt_memfreed;
+	uint64_t	 mt_numallocs;
+	uint64_t	 mt_numfrees;
+	uint64_t	 mt_bytes;
+	uint64_t	 mt_count;
+	uint64_t	 mt_free;
+	uint64_t	 mt_failures;
+	uint64_t	 mt_sleeps;
+	uint64_t	 mt_xdomain;
+	uint64_t	 mt_zonefree;
+	uint64_t	 mt_kegfree;
+
+	/*
+	 * Per-CPU data, sized by the source.  UMA fills only the cache free
+	 * counts, malloc only the alloc records, as FreeBSD's sysctl path
+	 * does; the other pointer stays NULL.
+	 */
+	uint32_t		 mt_ncpus;
+	uint64_t		*mt_percpu_free;
+	struct mt_percpu_alloc	*mt_percpu_alloc;
+	uint32_t		 mt_ncallercpus;
+	struct mt_percpu_caller	*mt_percpu_caller;
+
+	/* Caller slots: survive refreshes. */
+	void		*mt_caller_pointer[MEMSTAT_MAXCALLER];
+	uint64_t	 mt_caller_uint64[MEMSTAT_MAXCALLER];
+
+	/* On dup 0: how many records of this name the current pass saw. */
+	uint64_t	 mt_pass;
+	uint32_t	 mt_pass_seen;
+
+	LIST_ENTRY(memory_type)	 mt_list;
+	struct memory_type	*mt_hash_next;
+};
+
+struct memory_type_list {
+	LIST_HEAD(, memory_type) mtl_list;
+	int			 mtl_error;
+	uint64_t		 mtl_seq;	/* last mt_seq handed out */
+	uint64_t		 mtl_pass;	/* current refresh pass */
+	struct memory_type	**mtl_hash;	/* (allocator, name, dup) index */
+	size_t			 mtl_hash_size;	/* buckets, a power of two */
+	size_t			 mtl_count;
+};
+
+/*
+ * Filling a list.  A source calls mtl_begin_pass() once, then mtl_lookup()
+ * once per record in source order: the n-th record named N gets the n-th
+ * entry named N (created at the list head if missing) with its statistics
+ * reset, so refreshing from the same data reproduces a fresh decode even
+ * when names repeat.  mtl_lookup() returns NULL only on allocation failure.
+ */
+void			 mtl_begin_pass(struct memory_type_list *list);
+struct memory_type	*mtl_lookup(struct memory_type_list *list,
+			    int allocator, const char *name, uint32_t ncpus);
+
+/* Record an error; after parsing began, also drop every entry. */
+int	mtl_fail(struct memory_type_list *list, int error);
+int	mtl_fail_empty(struct memory_type_list *list, int error);
+
+#endif /* !MEMSTAT_INTERNAL_H */

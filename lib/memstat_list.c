@@ -1,0 +1,325 @@
+/*
+ * memstat_list.c: memory_type_list, its (allocator, name) index, and the
+ * refresh protocol every source uses to fill it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memstat_internal.h"
+
+#define HASH_MIN_SIZE	64
+
+const char *
+memstat_strerror(int error)
+{
+	switch (error) {
+	case MEMSTAT_ERROR_NOMEMORY:
+		return ("Cannot allocate memory");
+	case MEMSTAT_ERROR_VERSION:
+		return ("Version mismatch");
+	case MEMSTAT_ERROR_PERMISSION:
+		return ("Permission denied");
+	case MEMSTAT_ERROR_DATAERROR:
+		return ("Data format error");
+	case MEMSTAT_ERROR_KVM:
+		return ("KVM error");
+	case MEMSTAT_ERROR_KVM_NOSYMBOL:
+		return ("KVM unable to find symbol");
+	case MEMSTAT_ERROR_KVM_SHORTREAD:
+		return ("KVM short read");
+	default:
+		return ("Unknown error");
+	}
+}
+
+struct memory_type_list *
+memstat_mtl_alloc(void)
+{
+	struct memory_type_list *list;
+
+	list = calloc(1, sizeof(*list));
+	if (list == NULL)
+		return (NULL);
+	LIST_INIT(&list->mtl_list);
+	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
+	return (list);
+}
+
+struct memory_type *
+memstat_mtl_first(struct memory_type_list *list)
+{
+	return (LIST_FIRST(&list->mtl_list));
+}
+
+struct memory_type *
+memstat_mtl_next(struct memory_type *mtp)
+{
+	return (LIST_NEXT(mtp, mt_list));
+}
+
+int
+memstat_mtl_geterror(struct memory_type_list *list)
+{
+	return (list->mtl_error);
+}
+
+static void
+mt_free(struct memory_type *mtp)
+{
+	free(mtp->mt_percpu_free);
+	free(mtp->mt_percpu_alloc);
+	free(mtp->mt_percpu_caller);
+	free(mtp);
+}
+
+static void
+mtl_empty(struct memory_type_list *list)
+{
+	struct memory_type *mtp;
+
+	while ((mtp = LIST_FIRST(&list->mtl_list)) != NULL) {
+		LIST_REMOVE(mtp, mt_list);
+		mt_free(mtp);
+	}
+	free(list->mtl_hash);
+	list->mtl_hash = NULL;
+	list->mtl_hash_size = 0;
+	list->mtl_count = 0;
+}
+
+void
+memstat_mtl_free(struct memory_type_list *list)
+{
+	if (list == NULL)
+		return;
+	mtl_empty(list);
+	free(list);
+}
+
+int
+mtl_fail(struct memory_type_list *list, int error)
+{
+	list->mtl_error = error;
+	return (-1);
+}
+
+int
+mtl_fail_empty(struct memory_type_list *list, int error)
+{
+	mtl_empty(list);
+	return (mtl_fail(list, error));
+}
+
+/* FNV-1a over the key, with the duplicate ordinal and allocator mixed in. */
+static uint64_t
+key_hash(int allocator, const char *name, uint32_t dup)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *name != '\0'; name++) {
+		h ^= (unsigned char)*name;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= ((uint64_t)dup << 8) | (unsigned)allocator;
+	h *= 0x100000001b3ULL;
+	return (h ^ (h >> 29));
+}
+
+static struct memory_type *
+index_get(const struct memory_type_list *list, int allocator,
+    const char *name, uint32_t dup)
+{
+	struct memory_type *mtp;
+
+	if (list->mtl_hash_size == 0)
+		return (NULL);
+	mtp = list->mtl_hash[key_hash(allocator, name, dup) &
+	    (list->mtl_hash_size - 1)];
+	for (; mtp != NULL; mtp = mtp->mt_hash_next)
+		if (mtp->mt_allocator == allocator && mtp->mt_dup == dup &&
+		    strcmp(mtp->mt_name, name) == 0)
+			return (mtp);
+	return (NULL);
+}
+
+static void
+index_put(struct memory_type **table, size_t size, struct memory_type *mtp)
+{
+	size_t b;
+
+	b = key_hash(mtp->mt_allocator, mtp->mt_name, mtp->mt_dup) &
+	    (size - 1);
+	mtp->mt_hash_next = table[b];
+	table[b] = mtp;
+}
+
+/* Keep the table at least as large as the entry count. */
+static int
+index_reserve(struct memory_type_list *list, size_t count)
+{
+	struct memory_type **table, *mtp;
+	size_t size;
+
+	if (count <= list->mtl_hash_size)
+		return (0);
+	size = list->mtl_hash_size ? list->mtl_hash_size * 2 : HASH_MIN_SIZE;
+	while (size < count)
+		size *= 2;
+	table = calloc(size, sizeof(*table));
+	if (table == NULL)
+		return (-1);
+	LIST_FOREACH(mtp, &list->mtl_list, mt_list)
+		index_put(table, size, mtp);
+	free(list->mtl_hash);
+	list->mtl_hash = table;
+	list->mtl_hash_size = size;
+	return (0);
+}
+
+struct memory_type *
+memstat_mtl_find(struct memory_type_list *list, int allocator,
+    const char *name)
+{
+	static const int allocators[] = {
+		ALLOCATOR_UNKNOWN, ALLOCATOR_MALLOC, ALLOCATOR_UMA
+	};
+	struct memory_type *mtp, *best;
+	size_t i;
+
+	best = NULL;
+	for (i = 0; i < sizeof(allocators) / sizeof(allocators[0]); i++) {
+		if (allocator != ALLOCATOR_ANY && allocator != allocators[i])
+			continue;
+		mtp = index_get(list, allocators[i], name, 0);
+		if (mtp == NULL)
+			continue;
+		/*
+		 * A list reads newest first, so of several entries with this
+		 * name a scan meets the one created last.
+		 */
+		mtp = mtp->mt_dup_last;
+		if (best == NULL || mtp->mt_seq > best->mt_seq)
+			best = mtp;
+	}
+	return (best);
+}
+
+void
+mtl_begin_pass(struct memory_type_list *list)
+{
+	list->mtl_pass++;
+}
+
+static void
+mt_reset_stats(struct memory_type *mtp)
+{
+	mtp->mt_countlimit = 0;
+	mtp->mt_byteslimit = 0;
+	mtp->mt_sizemask = 0;
+	mtp->mt_size = 0;
+	mtp->mt_rsize = 0;
+	mtp->mt_memalloced = 0;
+	mtp->mt_memfreed = 0;
+	mtp->mt_numallocs = 0;
+	mtp->mt_numfrees = 0;
+	mtp->mt_bytes = 0;
+	mtp->mt_count = 0;
+	mtp->mt_free = 0;
+	mtp->mt_failures = 0;
+	mtp->mt_sleeps = 0;
+	mtp->mt_xdomain = 0;
+	mtp->mt_zonefree = 0;
+	mtp->mt_kegfree = 0;
+}
+
+/*
+ * Size the per-CPU array this allocator fills to ncpus slots, zeroed.  The
+ * count comes from data already checked against its length, so it is
+ * bounded by the input.
+ */
+static int
+mt_size_percpu(struct memory_type *mtp, uint32_t ncpus)
+{
+	void **arrayp;
+	size_t elem;
+	void *p;
+
+	if (mtp->mt_allocator == ALLOCATOR_MALLOC) {
+		arrayp = (void **)&mtp->mt_percpu_alloc;
+		elem = sizeof(*mtp->mt_percpu_alloc);
+	} else {
+		arrayp = (void **)&mtp->mt_percpu_free;
+		elem = sizeof(*mtp->mt_percpu_free);
+	}
+	if (ncpus == 0) {
+		free(*arrayp);
+		*arrayp = NULL;
+	} else if (ncpus != mtp->mt_ncpus || *arrayp == NULL) {
+		p = realloc(*arrayp, (size_t)ncpus * elem);
+		if (p == NULL)
+			return (-1);
+		*arrayp = p;
+	}
+	if (*arrayp != NULL)
+		memset(*arrayp, 0, (size_t)ncpus * elem);
+	mtp->mt_ncpus = ncpus;
+	return (0);
+}
+
+static struct memory_type *
+mt_create(struct memory_type_list *list, int allocator, const char *name,
+    uint32_t dup)
+{
+	struct memory_type *mtp;
+
+	if (index_reserve(list, list->mtl_count + 1) != 0)
+		return (NULL);
+	mtp = calloc(1, sizeof(*mtp));
+	if (mtp == NULL)
+		return (NULL);
+	mtp->mt_allocator = allocator;
+	strlcpy(mtp->mt_name, name, sizeof(mtp->mt_name));
+	mtp->mt_dup = dup;
+	mtp->mt_dup_last = mtp;
+	mtp->mt_seq = ++list->mtl_seq;
+	LIST_INSERT_HEAD(&list->mtl_list, mtp, mt_list);
+	index_put(list->mtl_hash, list->mtl_hash_size, mtp);
+	list->mtl_count++;
+	return (mtp);
+}
+
+struct memory_type *
+mtl_lookup(struct memory_type_list *list, int allocator, const char *name,
+    uint32_t ncpus)
+{
+	struct memory_type *first, *mtp;
+	char key[MEMTYPE_MAXNAME];
+	uint32_t dup;
+
+	/* Index by the name as stored: at most MEMTYPE_MAXNAME - 1 bytes. */
+	strlcpy(key, name, sizeof(key));
+	name = key;
+	first = index_get(list, allocator, name, 0);
+	if (first == NULL) {
+		first = mt_create(list, allocator, name, 0);
+		if (first == NULL)
+			return (NULL);
+	}
+	if (first->mt_pass != list->mtl_pass) {
+		first->mt_pass = list->mtl_pass;
+		first->mt_pass_seen = 0;
+	}
+	dup = first->mt_pass_seen++;
+	mtp = dup == 0 ? first : index_get(list, allocator, name, dup);
+	if (mtp == NULL) {
+		mtp = mt_create(list, allocator, name, dup);
+		if (mtp == NULL)
+			return (NULL);
+		first->mt_dup_last = mtp;
+	}
+	mt_reset_stats(mtp);
+	if (mt_size_percpu(mtp, ncpus) != 0)
+		return (NULL);
+	return (mtp);
+}

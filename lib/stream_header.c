@@ -1,0 +1,47 @@
+/*
+ * stream_header.c: what the UMA and malloc stream decoders share: the
+ * 16-byte stream header and the fixed-width type names.
+ */
+#include "memstat.h"
+#include "stream_layout.h"
+
+int
+stream_header_check(const void *buf, size_t len, size_t type_size,
+    size_t percpu_size, struct stream_header *sh)
+{
+	const unsigned char *p = buf;
+	uint64_t record, total;
+	uint32_t version;
+
+	*sh = (struct stream_header){ 0 };
+	if (len == 0)
+		return (0);
+	if (len < SH_SIZE)
+		return (MEMSTAT_ERROR_DATAERROR);
+	version = stream_u32(p + SH_VERSION, false);
+	if (version != STREAM_VERSION) {
+		if (__builtin_bswap32(version) != STREAM_VERSION)
+			return (MEMSTAT_ERROR_VERSION);
+		sh->swap = true;
+	}
+	sh->maxcpus = stream_u32(p + SH_MAXCPUS, sh->swap);
+	sh->count = stream_u32(p + SH_COUNT, sh->swap);
+
+	/* maxcpus and count are at most 2^32 - 1, so only the last step can wrap. */
+	record = type_size + (uint64_t)percpu_size * sh->maxcpus;
+	if (__builtin_mul_overflow(record, (uint64_t)sh->count, &total) ||
+	    total != len - SH_SIZE)
+		return (MEMSTAT_ERROR_DATAERROR);
+	sh->record_size = (size_t)record;
+	return (0);
+}
+
+void
+stream_name(char *dst, const unsigned char *src)
+{
+	size_t n;
+
+	for (n = 0; n < STREAM_NAME_MAX - 1 && src[n] != '\0'; n++)
+		dst[n] = (char)src[n];
+	dst[n] = '\0';
+}

@@ -1,0 +1,52 @@
+/* testlib.c: helpers shared by the cmocka tests. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "testlib.h"
+
+struct memory_type_list *
+decode_fixture(decoder_fn decode, const char *path)
+{
+	struct memory_type_list *mtlp;
+	void *buf;
+	size_t len;
+
+	buf = fixture_load(path, &len);
+	mtlp = memstat_mtl_alloc();
+	assert_non_null(mtlp);
+	assert_int_equal(decode(mtlp, buf, len), 0);
+	free(buf);
+	return (mtlp);
+}
+
+void
+build_uma(struct streambuf *sb, bool big, uint32_t ncpus,
+    const struct test_zone *zones, size_t n)
+{
+	struct sb_stream_header h = { 1, ncpus, (uint32_t)n, 0 };
+	struct sb_uma_type_header t;
+	size_t i, j;
+
+	assert_true(ncpus <= 4);
+	sb_init(sb, big);
+	sb_header(sb, &h);
+	for (i = 0; i < n; i++) {
+		memset(&t, 0, sizeof(t));
+		memcpy(t.name, zones[i].name,
+		    strnlen(zones[i].name, sizeof(t.name)));
+		t.size = t.rsize = zones[i].size;
+		t.limit = zones[i].limit;
+		t.keg_free = zones[i].keg_free;
+		t.zone_free = zones[i].zone_free;
+		t.zone_flags = zones[i].flags;
+		t.allocs = zones[i].allocs;
+		t.frees = zones[i].frees;
+		t.fails = zones[i].fails;
+		t.sleeps = zones[i].sleeps;
+		t.xdomain = zones[i].xdomain;
+		sb_uma_type(sb, &t);
+		for (j = 0; j < ncpus; j++)
+			sb_uma_cpu(sb, &zones[i].cpu[j]);
+	}
+}

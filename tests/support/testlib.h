@@ -1,0 +1,37 @@
+/*
+ * testlib.h: what the cmocka tests share: decoding a fixture into a fresh
+ * list, and building small streams in code.
+ */
+#ifndef TESTLIB_H
+#define TESTLIB_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "memstat.h"
+#include "streambuild.h"
+
+#define FIXTURE_DIR	"fixtures/freebsd/streams/"
+#define BAD_DIR		"fixtures/freebsd/bad/"
+
+typedef int (*decoder_fn)(struct memory_type_list *, const void *, size_t);
+
+/* Decode a fixture file into a new list; asserts success. */
+struct memory_type_list	*decode_fixture(decoder_fn decode, const char *path);
+
+/* One UMA zone for build_uma(): header fields plus per-CPU records. */
+struct test_zone {
+	const char	*name;
+	uint32_t	 size, limit, keg_free, zone_free, flags;
+	uint64_t	 allocs, frees, fails, sleeps, xdomain;
+	struct sb_uma_percpu_stat cpu[4];
+};
+
+/* A UMA stream of n zones with ncpus (at most 4) per-CPU records. */
+void	build_uma(struct streambuf *sb, bool big, uint32_t ncpus,
+	    const struct test_zone *zones, size_t n);
+
+#endif
