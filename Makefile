@@ -56,8 +56,10 @@ $(LIB): $(LIB_OBJS)
 $(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
 		tests/support/mtprint.h tests/support/testlib.h
 
-$(STREAMTEXT): fixtures/tools/streamtext.c $(TOOL_SUPPORT)
-	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
+$(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
+		tests/support/streambuild.o
+	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< tests/support/fixture.o \
+	    tests/support/streambuild.o \
 	    $(LDFLAGS) $(BSD_LIBS)
 
 $(MTDUMP): tests/mtdump.c $(TOOL_SUPPORT) $(LIB)

@@ -46,30 +46,52 @@ GETTER(xdomain)
 GETTER(zonefree)
 GETTER(kegfree)
 
+/*
+ * Caller slots are allocated on the first set.  A set that cannot allocate
+ * is dropped: setters have no way to fail in this API.
+ */
+static struct mt_caller_slots *
+type_slots_for_set(struct memory_type *mtp, int index)
+{
+	if (!SLOT_OK(index))
+		return (NULL);
+	if (mtp->mt_caller == NULL)
+		mtp->mt_caller = calloc(1, sizeof(*mtp->mt_caller));
+	return (mtp->mt_caller);
+}
+
 void *
 memstat_get_caller_pointer(const struct memory_type *mtp, int index)
 {
-	return (SLOT_OK(index) ? mtp->mt_caller_pointer[index] : NULL);
+	if (!SLOT_OK(index) || mtp->mt_caller == NULL)
+		return (NULL);
+	return (mtp->mt_caller->mcs_pointer[index]);
 }
 
 void
 memstat_set_caller_pointer(struct memory_type *mtp, int index, void *value)
 {
-	if (SLOT_OK(index))
-		mtp->mt_caller_pointer[index] = value;
+	struct mt_caller_slots *slots = type_slots_for_set(mtp, index);
+
+	if (slots != NULL)
+		slots->mcs_pointer[index] = value;
 }
 
 uint64_t
 memstat_get_caller_uint64(const struct memory_type *mtp, int index)
 {
-	return (SLOT_OK(index) ? mtp->mt_caller_uint64[index] : 0);
+	if (!SLOT_OK(index) || mtp->mt_caller == NULL)
+		return (0);
+	return (mtp->mt_caller->mcs_uint64[index]);
 }
 
 void
 memstat_set_caller_uint64(struct memory_type *mtp, int index, uint64_t value)
 {
-	if (SLOT_OK(index))
-		mtp->mt_caller_uint64[index] = value;
+	struct mt_caller_slots *slots = type_slots_for_set(mtp, index);
+
+	if (slots != NULL)
+		slots->mcs_uint64[index] = value;
 }
 
 static const struct mt_percpu_alloc *
@@ -105,7 +127,7 @@ memstat_get_percpu_free(const struct memory_type *mtp, int cpu)
 	return (mtp->mt_percpu_free[cpu]);
 }
 
-static const struct mt_percpu_caller *
+static const struct mt_caller_slots *
 caller_slots(const struct memory_type *mtp, int cpu, int index)
 {
 	if (!SLOT_OK(index) || cpu < 0 ||
@@ -114,15 +136,11 @@ caller_slots(const struct memory_type *mtp, int cpu, int index)
 	return (&mtp->mt_percpu_caller[cpu]);
 }
 
-/*
- * The per-CPU caller slots are allocated on the first set, for the CPUs the
- * entry has then.  A set that cannot allocate is dropped: setters have no
- * way to fail in this API.
- */
-static struct mt_percpu_caller *
+/* Per-CPU slots come for all the CPUs the entry has at the first set. */
+static struct mt_caller_slots *
 caller_slots_for_set(struct memory_type *mtp, int cpu, int index)
 {
-	struct mt_percpu_caller *slots;
+	struct mt_caller_slots *slots;
 	uint32_t n;
 
 	if (!SLOT_OK(index) || cpu < 0 || (uint32_t)cpu >= mtp->mt_ncpus)
@@ -133,7 +151,7 @@ caller_slots_for_set(struct memory_type *mtp, int cpu, int index)
 		if (slots == NULL)
 			return (NULL);
 		for (uint32_t i = mtp->mt_ncallercpus; i < n; i++)
-			slots[i] = (struct mt_percpu_caller){ 0 };
+			slots[i] = (struct mt_caller_slots){ 0 };
 		mtp->mt_percpu_caller = slots;
 		mtp->mt_ncallercpus = n;
 	}
@@ -144,36 +162,36 @@ void *
 memstat_get_percpu_caller_pointer(const struct memory_type *mtp, int cpu,
     int index)
 {
-	const struct mt_percpu_caller *slots = caller_slots(mtp, cpu, index);
+	const struct mt_caller_slots *slots = caller_slots(mtp, cpu, index);
 
-	return (slots != NULL ? slots->mtc_pointer[index] : NULL);
+	return (slots != NULL ? slots->mcs_pointer[index] : NULL);
 }
 
 void
 memstat_set_percpu_caller_pointer(struct memory_type *mtp, int cpu,
     int index, void *value)
 {
-	struct mt_percpu_caller *slots = caller_slots_for_set(mtp, cpu, index);
+	struct mt_caller_slots *slots = caller_slots_for_set(mtp, cpu, index);
 
 	if (slots != NULL)
-		slots->mtc_pointer[index] = value;
+		slots->mcs_pointer[index] = value;
 }
 
 uint64_t
 memstat_get_percpu_caller_uint64(const struct memory_type *mtp, int cpu,
     int index)
 {
-	const struct mt_percpu_caller *slots = caller_slots(mtp, cpu, index);
+	const struct mt_caller_slots *slots = caller_slots(mtp, cpu, index);
 
-	return (slots != NULL ? slots->mtc_uint64[index] : 0);
+	return (slots != NULL ? slots->mcs_uint64[index] : 0);
 }
 
 void
 memstat_set_percpu_caller_uint64(struct memory_type *mtp, int cpu,
     int index, uint64_t value)
 {
-	struct mt_percpu_caller *slots = caller_slots_for_set(mtp, cpu, index);
+	struct mt_caller_slots *slots = caller_slots_for_set(mtp, cpu, index);
 
 	if (slots != NULL)
-		slots->mtc_uint64[index] = value;
+		slots->mcs_uint64[index] = value;
 }

@@ -19,10 +19,13 @@ struct mt_percpu_alloc {
 	uint64_t	mtp_sizemask;
 };
 
-/* Caller slots of one CPU; allocated only once a caller sets one. */
-struct mt_percpu_caller {
-	void		*mtc_pointer[MEMSTAT_MAXCALLER];
-	uint64_t	 mtc_uint64[MEMSTAT_MAXCALLER];
+/*
+ * Caller slots, of the type or of one CPU.  Most callers never set one, so
+ * they are allocated on the first set rather than carried by every entry.
+ */
+struct mt_caller_slots {
+	void		*mcs_pointer[MEMSTAT_MAXCALLER];
+	uint64_t	 mcs_uint64[MEMSTAT_MAXCALLER];
 };
 
 struct memory_type {
@@ -60,12 +63,11 @@ struct memory_type {
 	uint32_t		 mt_ncpus;
 	uint64_t		*mt_percpu_free;
 	struct mt_percpu_alloc	*mt_percpu_alloc;
-	uint32_t		 mt_ncallercpus;
-	struct mt_percpu_caller	*mt_percpu_caller;
 
 	/* Caller slots: survive refreshes. */
-	void		*mt_caller_pointer[MEMSTAT_MAXCALLER];
-	uint64_t	 mt_caller_uint64[MEMSTAT_MAXCALLER];
+	struct mt_caller_slots	*mt_caller;
+	uint32_t		 mt_ncallercpus;
+	struct mt_caller_slots	*mt_percpu_caller;
 
 	/* On dup 0: how many records of this name the current pass saw. */
 	uint64_t	 mt_pass;
@@ -75,8 +77,17 @@ struct memory_type {
 	struct memory_type	*mt_hash_next;
 };
 
+/* Entries are carved from chunks: they are only ever freed all together. */
+struct mt_chunk {
+	struct mt_chunk		*mc_next;
+	size_t			 mc_used;
+	size_t			 mc_size;
+	struct memory_type	 mc_entries[];
+};
+
 struct memory_type_list {
 	LIST_HEAD(, memory_type) mtl_list;
+	struct mt_chunk		*mtl_chunks;
 	int			 mtl_error;
 	uint64_t		 mtl_seq;	/* last mt_seq handed out */
 	uint64_t		 mtl_pass;	/* current refresh pass */

@@ -9,6 +9,8 @@
 #include "memstat_internal.h"
 
 #define HASH_MIN_SIZE	64
+#define CHUNK_MIN	16
+#define CHUNK_MAX	4096
 
 const char *
 memstat_strerror(int error)
@@ -65,22 +67,21 @@ memstat_mtl_geterror(struct memory_type_list *list)
 }
 
 static void
-mt_free(struct memory_type *mtp)
-{
-	free(mtp->mt_percpu_free);
-	free(mtp->mt_percpu_alloc);
-	free(mtp->mt_percpu_caller);
-	free(mtp);
-}
-
-static void
 mtl_empty(struct memory_type_list *list)
 {
 	struct memory_type *mtp;
+	struct mt_chunk *mc;
 
 	while ((mtp = LIST_FIRST(&list->mtl_list)) != NULL) {
 		LIST_REMOVE(mtp, mt_list);
-		mt_free(mtp);
+		free(mtp->mt_percpu_free);
+		free(mtp->mt_percpu_alloc);
+		free(mtp->mt_caller);
+		free(mtp->mt_percpu_caller);
+	}
+	while ((mc = list->mtl_chunks) != NULL) {
+		list->mtl_chunks = mc->mc_next;
+		free(mc);
 	}
 	free(list->mtl_hash);
 	list->mtl_hash = NULL;
@@ -267,6 +268,26 @@ mt_size_percpu(struct memory_type *mtp, uint32_t ncpus)
 	return (0);
 }
 
+/* A zeroed entry from the current chunk; chunks double up to CHUNK_MAX. */
+static struct memory_type *
+mt_alloc(struct memory_type_list *list)
+{
+	struct mt_chunk *mc = list->mtl_chunks;
+	size_t size;
+
+	if (mc == NULL || mc->mc_used == mc->mc_size) {
+		size = mc == NULL ? CHUNK_MIN :
+		    mc->mc_size * 2 > CHUNK_MAX ? CHUNK_MAX : mc->mc_size * 2;
+		mc = calloc(1, sizeof(*mc) + size * sizeof(mc->mc_entries[0]));
+		if (mc == NULL)
+			return (NULL);
+		mc->mc_size = size;
+		mc->mc_next = list->mtl_chunks;
+		list->mtl_chunks = mc;
+	}
+	return (&mc->mc_entries[mc->mc_used++]);
+}
+
 static struct memory_type *
 mt_create(struct memory_type_list *list, int allocator, const char *name,
     uint32_t dup)
@@ -275,8 +296,7 @@ mt_create(struct memory_type_list *list, int allocator, const char *name,
 
 	if (index_reserve(list, list->mtl_count + 1) != 0)
 		return (NULL);
-	mtp = calloc(1, sizeof(*mtp));
-	if (mtp == NULL)
+	if ((mtp = mt_alloc(list)) == NULL)
 		return (NULL);
 	mtp->mt_allocator = allocator;
 	strlcpy(mtp->mt_name, name, sizeof(mtp->mt_name));

@@ -1,0 +1,225 @@
+/*
+ * bench_stream: how fast libmemstat decodes and refreshes vm.zone_stats
+ * streams, against the floor of touching every byte once (a plain 64-bit
+ * word scan of the same buffer), and how much memory a decode needs.
+ *
+ *	bench_stream			the whole table
+ *	bench_stream --rss ZONES CPUS	(internal) one decode, peak RSS
+ */
+#include <err.h>
+#include <malloc.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "memstat.h"
+#include "streambuild.h"
+
+#define REPS	7
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return (v[n / 2]);
+}
+
+/* A stream of distinct zones with varied, non-zero numbers. */
+static void
+build(struct streambuf *sb, uint32_t zones, uint32_t cpus)
+{
+	struct sb_stream_header h = { 1, cpus, zones, 0 };
+	struct sb_uma_type_header t;
+	struct sb_uma_percpu_stat c;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	sb_init(sb, false);
+	sb_reserve(sb, 16 + (size_t)zones * (120 + 64 * (size_t)cpus));
+	sb_header(sb, &h);
+	for (uint32_t z = 0; z < zones; z++) {
+		memset(&t, 0, sizeof(t));
+		snprintf(t.name, sizeof(t.name), "zone-%07" PRIu32, z);
+		t.size = t.rsize = 16u << (z % 10);
+		t.limit = z * 3;
+		t.keg_free = z % 97;
+		t.zone_free = z % 13;
+		t.zone_flags = z % 5 == 0;
+		t.allocs = 1000000 + z;
+		t.frees = 999000 + z;
+		sb_uma_type(sb, &t);
+		for (uint32_t i = 0; i < cpus; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			memset(&c, 0, sizeof(c));
+			c.allocs = x & 0xffff;
+			c.frees = (x >> 16) & 0xffff;
+			c.cache_free = (x >> 32) & 0xff;
+			sb_uma_cpu(sb, &c);
+		}
+	}
+}
+
+static uint64_t
+scan(const unsigned char *p, size_t len)
+{
+	uint64_t sum = 0, w;
+
+	for (size_t i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		sum += w;
+	}
+	return (sum);
+}
+
+/* The high-water RSS of this process image, from /proc/self/status. */
+static long
+vm_hwm_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f;
+
+	if ((f = fopen("/proc/self/status", "r")) == NULL)
+		return (-1);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (kib);
+}
+
+/*
+ * One decode in a fresh process image: its time, cold (every page the list
+ * needs is faulted in), and its peak RSS.  The RSS is read inside that image
+ * (VmHWM): getrusage's maxrss would carry this process's own high-water mark
+ * across the fork and exec.
+ */
+static long
+cold_decode(uint32_t zones, uint32_t cpus, double *secs)
+{
+	char exe[4096], cmd[4200];
+	long kib = -1;
+	ssize_t n;
+	FILE *p;
+
+	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) == -1)
+		err(1, "/proc/self/exe");
+	exe[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "'%s' --rss %" PRIu32 " %" PRIu32, exe,
+	    zones, cpus);
+	if ((p = popen(cmd, "r")) == NULL)
+		err(1, "popen");
+	if (fscanf(p, "%ld %lf", &kib, secs) != 2 || pclose(p) != 0)
+		errx(1, "rss child failed");
+	return (kib);
+}
+
+static int
+rss_child(uint32_t zones, uint32_t cpus)
+{
+	struct memory_type_list *mtlp;
+	struct streambuf sb;
+	double t0, t;
+
+	build(&sb, zones, cpus);
+	t0 = now();
+	if ((mtlp = memstat_mtl_alloc()) == NULL ||
+	    memstat_stream_uma(mtlp, sb.data, sb.len) != 0)
+		return (1);
+	t = now() - t0;
+	printf("%ld %.9f\n", vm_hwm_kib(), t);
+	memstat_mtl_free(mtlp);
+	sb_free(&sb);
+	return (0);
+}
+
+static void
+run(uint32_t zones, uint32_t cpus)
+{
+	double t_scan[REPS], t_dec[REPS], t_ref[REPS], t0, scan_s, dec_s, ref_s;
+	double cold_s;
+	struct memory_type_list *mtlp;
+	volatile uint64_t sink;
+	struct streambuf sb;
+	long rss;
+
+	build(&sb, zones, cpus);
+	for (int r = 0; r < REPS; r++) {
+		t0 = now();
+		sink = scan(sb.data, sb.len);
+		t_scan[r] = now() - t0;
+
+		if ((mtlp = memstat_mtl_alloc()) == NULL)
+			err(1, "memstat_mtl_alloc");
+		t0 = now();
+		if (memstat_stream_uma(mtlp, sb.data, sb.len) != 0)
+			errx(1, "decode: %s",
+			    memstat_strerror(memstat_mtl_geterror(mtlp)));
+		t_dec[r] = now() - t0;
+		t0 = now();
+		if (memstat_stream_uma(mtlp, sb.data, sb.len) != 0)
+			errx(1, "refresh failed");
+		t_ref[r] = now() - t0;
+		memstat_mtl_free(mtlp);
+	}
+	(void)sink;
+	scan_s = median(t_scan, REPS);
+	dec_s = median(t_dec, REPS);
+	ref_s = median(t_ref, REPS);
+	rss = cold_decode(zones, cpus, &cold_s);
+	printf("%7" PRIu32 " x %4" PRIu32 " %7.1f %8.2f %8.2f %8.2f %8.2f %7.0f"
+	    " %6.2f %6.2f %7.1f %5.2f\n", zones, cpus, sb.len / 1048576.0,
+	    scan_s * 1e3, dec_s * 1e3, ref_s * 1e3, cold_s * 1e3,
+	    dec_s / zones * 1e9, dec_s / scan_s, ref_s / dec_s, rss / 1024.0,
+	    rss * 1024.0 / (double)sb.len);
+	fflush(stdout);
+	sb_free(&sb);
+}
+
+int
+main(int argc, char *argv[])
+{
+	if (argc == 4 && strcmp(argv[1], "--rss") == 0)
+		return (rss_child((uint32_t)strtoul(argv[2], NULL, 10),
+		    (uint32_t)strtoul(argv[3], NULL, 10)));
+
+	/*
+	 * Keep freed memory in this process, so that every timed decode finds
+	 * a warm heap, as the scan finds a warm buffer; the cold column times
+	 * a first decode in a fresh process, page faults included.
+	 */
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	printf("memstat_stream_uma: medians of %d runs (ms)\n", REPS);
+	printf("%14s %7s %8s %8s %8s %8s %7s %6s %6s %7s %5s\n", "zones x cpus",
+	    "MiB", "scan", "decode", "refresh", "cold", "ns/zone", "dec/sc",
+	    "ref/dc", "RSS MiB", "RSS/s");
+	run(10000, 256);
+	run(1000, 4);
+	run(10000, 4);
+	run(100000, 4);
+	printf("scan: one pass summing the stream as 64-bit words.  decode: a\n"
+	    "first decode into a new list; refresh: the same stream into that\n"
+	    "list again.  cold: a first decode in a fresh process.  RSS: that\n"
+	    "process's peak (stream included); RSS/s: over the stream size.\n");
+	return (0);
+}
