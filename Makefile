@@ -89,10 +89,8 @@ fixtures: $(STREAMTEXT)
 fixtures-expect: $(MTDUMP) fixtures
 	@sh fixtures/tools/regen --expect
 
-libmemstat.pc: libmemstat.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|g' libmemstat.pc.in > $@
-
-install: all libmemstat.pc
+install: all
+	sed -e 's|@PREFIX@|$(PREFIX)|g' libmemstat.pc.in > libmemstat.pc
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/

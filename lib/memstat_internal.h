@@ -97,18 +97,19 @@ struct memory_type_list {
 };
 
 /*
- * Filling a list.  A source calls mtl_begin_pass() once, then mtl_lookup()
- * once per record in source order: the n-th record named N gets the n-th
- * entry named N (created at the list head if missing) with its statistics
- * reset, so refreshing from the same data reproduces a fresh decode even
- * when names repeat.  mtl_lookup() returns NULL only on allocation failure.
+ * Filling a list.  A source calls _memstat_mtl_begin_pass() once, then
+ * _memstat_mtl_lookup() once per record in source order: the n-th record
+ * named N gets the n-th entry named N (created at the list head if missing)
+ * with its statistics reset, so refreshing from the same data reproduces a
+ * fresh decode even when names repeat.  The lookup returns NULL only when
+ * memory runs out.
  */
-void			 mtl_begin_pass(struct memory_type_list *list);
-struct memory_type	*mtl_lookup(struct memory_type_list *list,
+void			 _memstat_mtl_begin_pass(struct memory_type_list *list);
+struct memory_type	*_memstat_mtl_lookup(struct memory_type_list *list,
 			    int allocator, const char *name, uint32_t ncpus);
 
 /* Record an error; after parsing began, also drop every entry. */
-int	mtl_fail(struct memory_type_list *list, int error);
-int	mtl_fail_empty(struct memory_type_list *list, int error);
+int	_memstat_mtl_fail(struct memory_type_list *list, int error);
+int	_memstat_mtl_fail_empty(struct memory_type_list *list, int error);
 
 #endif /* !MEMSTAT_INTERNAL_H */

@@ -99,17 +99,17 @@ memstat_mtl_free(struct memory_type_list *list)
 }
 
 int
-mtl_fail(struct memory_type_list *list, int error)
+_memstat_mtl_fail(struct memory_type_list *list, int error)
 {
 	list->mtl_error = error;
 	return (-1);
 }
 
 int
-mtl_fail_empty(struct memory_type_list *list, int error)
+_memstat_mtl_fail_empty(struct memory_type_list *list, int error)
 {
 	mtl_empty(list);
-	return (mtl_fail(list, error));
+	return (_memstat_mtl_fail(list, error));
 }
 
 /* FNV-1a over the key, with the duplicate ordinal and allocator mixed in. */
@@ -207,7 +207,7 @@ memstat_mtl_find(struct memory_type_list *list, int allocator,
 }
 
 void
-mtl_begin_pass(struct memory_type_list *list)
+_memstat_mtl_begin_pass(struct memory_type_list *list)
 {
 	list->mtl_pass++;
 }
@@ -310,8 +310,8 @@ mt_create(struct memory_type_list *list, int allocator, const char *name,
 }
 
 struct memory_type *
-mtl_lookup(struct memory_type_list *list, int allocator, const char *name,
-    uint32_t ncpus)
+_memstat_mtl_lookup(struct memory_type_list *list, int allocator,
+    const char *name, uint32_t ncpus)
 {
 	struct memory_type *first, *mtp;
 	char key[MEMTYPE_MAXNAME];

@@ -6,7 +6,7 @@
 #include "stream_layout.h"
 
 int
-stream_header_check(const void *buf, size_t len, size_t type_size,
+_memstat_stream_header_check(const void *buf, size_t len, size_t type_size,
     size_t percpu_size, struct stream_header *sh)
 {
 	const unsigned char *p = buf;
@@ -27,7 +27,7 @@ stream_header_check(const void *buf, size_t len, size_t type_size,
 	sh->maxcpus = stream_u32(p + SH_MAXCPUS, sh->swap);
 	sh->count = stream_u32(p + SH_COUNT, sh->swap);
 
-	/* maxcpus and count are at most 2^32 - 1, so only the last step can wrap. */
+	/* Both are below 2^32, so only the multiplication by count can wrap. */
 	record = type_size + (uint64_t)percpu_size * sh->maxcpus;
 	if (__builtin_mul_overflow(record, (uint64_t)sh->count, &total) ||
 	    total != len - SH_SIZE)
@@ -37,7 +37,7 @@ stream_header_check(const void *buf, size_t len, size_t type_size,
 }
 
 void
-stream_name(char *dst, const unsigned char *src)
+_memstat_stream_name(char *dst, const unsigned char *src)
 {
 	size_t n;
 

@@ -90,10 +90,10 @@ struct stream_header {
  * order), then that its length is exactly header + count * record.  Returns
  * 0 or a MEMSTAT_ERROR_* code.  An empty stream is valid and has count 0.
  */
-int	stream_header_check(const void *buf, size_t len, size_t type_size,
-	    size_t percpu_size, struct stream_header *sh);
+int	_memstat_stream_header_check(const void *buf, size_t len,
+	    size_t type_size, size_t percpu_size, struct stream_header *sh);
 
-/* Copy a fixed-width stream name, bounded, NUL-terminated, at most 31 bytes. */
-void	stream_name(char *dst, const unsigned char *src);
+/* Copy a fixed-width stream name: NUL-terminated, at most 31 bytes. */
+void	_memstat_stream_name(char *dst, const unsigned char *src);
 
 #endif /* !STREAM_LAYOUT_H */

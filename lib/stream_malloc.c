@@ -46,16 +46,16 @@ memstat_stream_malloc(struct memory_type_list *list, const void *buf,
 	uint32_t i;
 	int error;
 
-	error = stream_header_check(buf, len, MTH_SIZE, MTS_SIZE, &sh);
+	error = _memstat_stream_header_check(buf, len, MTH_SIZE, MTS_SIZE, &sh);
 	if (error != 0)
-		return (mtl_fail(list, error));
-	mtl_begin_pass(list);
+		return (_memstat_mtl_fail(list, error));
+	_memstat_mtl_begin_pass(list);
 	rec = (const unsigned char *)buf + SH_SIZE;
 	for (i = 0; i < sh.count; i++, rec += sh.record_size) {
-		stream_name(name, rec + MTH_NAME);
-		mtp = mtl_lookup(list, ALLOCATOR_MALLOC, name, sh.maxcpus);
+		_memstat_stream_name(name, rec + MTH_NAME);
+		mtp = _memstat_mtl_lookup(list, ALLOCATOR_MALLOC, name, sh.maxcpus);
 		if (mtp == NULL)
-			return (mtl_fail_empty(list, MEMSTAT_ERROR_NOMEMORY));
+			return (_memstat_mtl_fail_empty(list, MEMSTAT_ERROR_NOMEMORY));
 		if (sh.swap)
 			malloc_fill(mtp, rec, sh.maxcpus, true);
 		else

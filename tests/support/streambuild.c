@@ -94,7 +94,8 @@ swap_words(uint64_t *w, size_t n)
 }
 
 /* The per-CPU records are all 64-bit words, so swap them as an array. */
-#define SWAP_WORDS(rec)	swap_words((uint64_t *)(void *)(rec), sizeof(*(rec)) / 8)
+#define SWAP_WORDS(rec)	\
+	swap_words((uint64_t *)(void *)(rec), sizeof(*(rec)) / 8)
 
 void
 sb_header(struct streambuf *sb, const struct sb_stream_header *h)
