@@ -22,7 +22,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 LIB	 = lib/libmemstat.a
-LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_header.c \
+LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_decode.c \
 	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)
 LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h

@@ -85,15 +85,30 @@ struct stream_header {
 	size_t		record_size;	/* type header + maxcpus per-CPU records */
 };
 
-/*
- * Check a stream before anything is allocated: its version (in either byte
- * order), then that its length is exactly header + count * record.  Returns
- * 0 or a MEMSTAT_ERROR_* code.  An empty stream is valid and has count 0.
- */
-int	_memstat_stream_header_check(const void *buf, size_t len,
-	    size_t type_size, size_t percpu_size, struct stream_header *sh);
+struct memory_type;
+struct memory_type_list;
 
-/* Copy a fixed-width stream name: NUL-terminated, at most 31 bytes. */
-void	_memstat_stream_name(char *dst, const unsigned char *src);
+/*
+ * One kind of stream.  Each record starts with its name; fill_native and
+ * fill_swapped store one record into an entry whose statistics are reset,
+ * for a stream in this host's byte order and in the other one.
+ */
+struct stream_kind {
+	int	allocator;
+	size_t	type_size;
+	size_t	percpu_size;
+	void	(*fill_native)(struct memory_type *, const unsigned char *rec,
+		    uint32_t maxcpus);
+	void	(*fill_swapped)(struct memory_type *, const unsigned char *rec,
+		    uint32_t maxcpus);
+};
+
+/*
+ * Decode a stream into a list.  The header is checked before anything is
+ * allocated: version 1 in either byte order, then a length of exactly
+ * header + count * record.  An empty stream is valid and holds no types.
+ */
+int	_memstat_stream_decode(struct memory_type_list *list, const void *buf,
+	    size_t len, const struct stream_kind *kind);
 
 #endif /* !STREAM_LAYOUT_H */

@@ -35,32 +35,30 @@ malloc_fill(struct memory_type *mtp, const unsigned char *rec,
 	mtp->mt_count = mtp->mt_numallocs - mtp->mt_numfrees;
 }
 
-int
-memstat_stream_malloc(struct memory_type_list *list, const void *buf,
-    size_t len)
+static void
+malloc_fill_native(struct memory_type *mtp, const unsigned char *rec,
+    uint32_t maxcpus)
 {
-	const unsigned char *rec;
-	struct stream_header sh;
-	struct memory_type *mtp;
-	char name[MEMTYPE_MAXNAME];
-	uint32_t i;
-	int error;
+	malloc_fill(mtp, rec, maxcpus, false);
+}
 
-	error = _memstat_stream_header_check(buf, len, MTH_SIZE, MTS_SIZE, &sh);
-	if (error != 0)
-		return (_memstat_mtl_fail(list, error));
-	_memstat_mtl_begin_pass(list);
-	rec = (const unsigned char *)buf + SH_SIZE;
-	for (i = 0; i < sh.count; i++, rec += sh.record_size) {
-		_memstat_stream_name(name, rec + MTH_NAME);
-		mtp = _memstat_mtl_lookup(list, ALLOCATOR_MALLOC, name, sh.maxcpus);
-		if (mtp == NULL)
-			return (_memstat_mtl_fail_empty(list, MEMSTAT_ERROR_NOMEMORY));
-		if (sh.swap)
-			malloc_fill(mtp, rec, sh.maxcpus, true);
-		else
-			malloc_fill(mtp, rec, sh.maxcpus, false);
-	}
-	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
-	return (0);
+static void
+malloc_fill_swapped(struct memory_type *mtp, const unsigned char *rec,
+    uint32_t maxcpus)
+{
+	malloc_fill(mtp, rec, maxcpus, true);
+}
+
+static const struct stream_kind malloc_stream = {
+	.allocator = ALLOCATOR_MALLOC,
+	.type_size = MTH_SIZE,
+	.percpu_size = MTS_SIZE,
+	.fill_native = malloc_fill_native,
+	.fill_swapped = malloc_fill_swapped,
+};
+
+int
+memstat_stream_malloc(struct memory_type_list *list, const void *buf, size_t len)
+{
+	return (_memstat_stream_decode(list, buf, len, &malloc_stream));
 }

@@ -58,31 +58,30 @@ uma_fill(struct memory_type *mtp, const unsigned char *rec, uint32_t maxcpus,
 	mtp->mt_free = cache_free + mtp->mt_zonefree + mtp->mt_kegfree;
 }
 
+static void
+uma_fill_native(struct memory_type *mtp, const unsigned char *rec,
+    uint32_t maxcpus)
+{
+	uma_fill(mtp, rec, maxcpus, false);
+}
+
+static void
+uma_fill_swapped(struct memory_type *mtp, const unsigned char *rec,
+    uint32_t maxcpus)
+{
+	uma_fill(mtp, rec, maxcpus, true);
+}
+
+static const struct stream_kind uma_stream = {
+	.allocator = ALLOCATOR_UMA,
+	.type_size = UTH_SIZE,
+	.percpu_size = UPS_SIZE,
+	.fill_native = uma_fill_native,
+	.fill_swapped = uma_fill_swapped,
+};
+
 int
 memstat_stream_uma(struct memory_type_list *list, const void *buf, size_t len)
 {
-	const unsigned char *rec;
-	struct stream_header sh;
-	struct memory_type *mtp;
-	char name[MEMTYPE_MAXNAME];
-	uint32_t i;
-	int error;
-
-	error = _memstat_stream_header_check(buf, len, UTH_SIZE, UPS_SIZE, &sh);
-	if (error != 0)
-		return (_memstat_mtl_fail(list, error));
-	_memstat_mtl_begin_pass(list);
-	rec = (const unsigned char *)buf + SH_SIZE;
-	for (i = 0; i < sh.count; i++, rec += sh.record_size) {
-		_memstat_stream_name(name, rec + UTH_NAME);
-		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, name, sh.maxcpus);
-		if (mtp == NULL)
-			return (_memstat_mtl_fail_empty(list, MEMSTAT_ERROR_NOMEMORY));
-		if (sh.swap)
-			uma_fill(mtp, rec, sh.maxcpus, true);
-		else
-			uma_fill(mtp, rec, sh.maxcpus, false);
-	}
-	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
-	return (0);
+	return (_memstat_stream_decode(list, buf, len, &uma_stream));
 }

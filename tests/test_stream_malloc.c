@@ -72,29 +72,15 @@ test_maxcpus0(void **state)
 static void
 assert_rejected(const void *buf, size_t len, int error)
 {
-	struct memory_type_list *mtlp = memstat_mtl_alloc();
-
-	assert_int_equal(memstat_stream_malloc(mtlp, buf, len), -1);
-	assert_int_equal(memstat_mtl_geterror(mtlp), error);
-	assert_null(memstat_mtl_first(mtlp));
-	memstat_mtl_free(mtlp);
+	assert_stream_rejected(memstat_stream_malloc, buf, len, error);
 }
 
 static void
 test_truncated_everywhere(void **state)
 {
-	unsigned char *buf, *copy;
-	size_t len, cut;
-
 	(void)state;
-	buf = fixture_load(FIXTURE_DIR "fbsd12.malloc.bin", &len);
-	for (cut = 1; cut < len; cut++) {
-		copy = malloc(cut);
-		memcpy(copy, buf, cut);
-		assert_rejected(copy, cut, MEMSTAT_ERROR_DATAERROR);
-		free(copy);
-	}
-	free(buf);
+	assert_truncations_rejected(memstat_stream_malloc,
+	    FIXTURE_DIR "fbsd12.malloc.bin");
 }
 
 static void

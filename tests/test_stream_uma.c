@@ -232,37 +232,19 @@ test_empty_streams(void **state)
 static void
 assert_rejected(const void *buf, size_t len, int error)
 {
-	struct memory_type_list *mtlp = memstat_mtl_alloc();
-
-	assert_int_equal(memstat_stream_uma(mtlp, buf, len), -1);
-	assert_int_equal(memstat_mtl_geterror(mtlp), error);
-	assert_null(memstat_mtl_first(mtlp));
-	memstat_mtl_free(mtlp);
+	assert_stream_rejected(memstat_stream_uma, buf, len, error);
 }
 
-/* Cut at every length short of the whole: at every record boundary, and
- * inside every header, type record and per-CPU record. */
 static void
 test_truncated_everywhere(void **state)
 {
-	static const char *paths[] = { FIXTURE_DIR "fbsd14-mbuf.uma.bin",
-	    FIXTURE_DIR "fbsd14-mbuf-be.uma.bin",
-	    FIXTURE_DIR "fbsd7-mbuf.uma.bin" };
-	unsigned char *buf, *copy;
-	size_t len, cut;
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		buf = fixture_load(paths[i], &len);
-		for (cut = 1; cut < len; cut++) {
-			/* A copy of exactly cut bytes, so reading past is caught. */
-			copy = malloc(cut);
-			memcpy(copy, buf, cut);
-			assert_rejected(copy, cut, MEMSTAT_ERROR_DATAERROR);
-			free(copy);
-		}
-		free(buf);
-	}
+	assert_truncations_rejected(memstat_stream_uma,
+	    FIXTURE_DIR "fbsd14-mbuf.uma.bin");
+	assert_truncations_rejected(memstat_stream_uma,
+	    FIXTURE_DIR "fbsd14-mbuf-be.uma.bin");
+	assert_truncations_rejected(memstat_stream_uma,
+	    FIXTURE_DIR "fbsd7-mbuf.uma.bin");
 }
 
 static void

@@ -50,3 +50,34 @@ build_uma(struct streambuf *sb, bool big, uint32_t ncpus,
 			sb_uma_cpu(sb, &zones[i].cpu[j]);
 	}
 }
+
+void
+assert_stream_rejected(decoder_fn decode, const void *buf, size_t len,
+    int error)
+{
+	struct memory_type_list *mtlp = memstat_mtl_alloc();
+
+	assert_non_null(mtlp);
+	assert_int_equal(decode(mtlp, buf, len), -1);
+	assert_int_equal(memstat_mtl_geterror(mtlp), error);
+	assert_null(memstat_mtl_first(mtlp));
+	memstat_mtl_free(mtlp);
+}
+
+void
+assert_truncations_rejected(decoder_fn decode, const char *path)
+{
+	unsigned char *buf, *copy;
+	size_t len, cut;
+
+	buf = fixture_load(path, &len);
+	for (cut = 1; cut < len; cut++) {
+		copy = malloc(cut);
+		assert_non_null(copy);
+		memcpy(copy, buf, cut);
+		assert_stream_rejected(decode, copy, cut,
+		    MEMSTAT_ERROR_DATAERROR);
+		free(copy);
+	}
+	free(buf);
+}

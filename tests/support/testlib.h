@@ -22,6 +22,17 @@ typedef int (*decoder_fn)(struct memory_type_list *, const void *, size_t);
 /* Decode a fixture file into a new list; asserts success. */
 struct memory_type_list	*decode_fixture(decoder_fn decode, const char *path);
 
+/* The decoder must fail with this error and leave a new list empty. */
+void	assert_stream_rejected(decoder_fn decode, const void *buf, size_t len,
+	    int error);
+
+/*
+ * Every cut of a fixture short of its whole length (inside each header and
+ * record, and at each boundary) is a data error.  Each cut is decoded from
+ * a buffer of exactly that size, so a read past it is caught by ASan.
+ */
+void	assert_truncations_rejected(decoder_fn decode, const char *path);
+
 /* One UMA zone for build_uma(): header fields plus per-CPU records. */
 struct test_zone {
 	const char	*name;
