@@ -12,9 +12,11 @@ AR	?= ar
 BSD_CFLAGS = $(shell pkg-config --cflags libbsd-overlay)
 BSD_LIBS   = $(shell pkg-config --libs libbsd-overlay)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
+JSON_CFLAGS = $(shell pkg-config --cflags json-c)
+JSON_LIBS   = $(shell pkg-config --libs json-c)
 
 WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) -Ilib
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib
 
 ifeq ($(SANITIZE),1)
 CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -25,7 +27,13 @@ LIB	 = lib/libmemstat.a
 LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_decode.c \
 	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)
-LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h
+LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h \
+	   lib/memstat_tool.h
+
+# What the tools share; not installed.
+TOOL_LIB  = lib/libmemstat_tool.a
+TOOL_OBJS = lib/tool_source.o lib/tool_output.o
+TOOLS	  = vmstat-z/vmstat-z vmstat-m/vmstat-m netstat-mbuf/netstat-mbuf
 
 STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
@@ -41,7 +49,7 @@ MAN8	=
 
 .PHONY: all deps check bench fixtures fixtures-expect install clean
 
-all: $(LIB)
+all: $(LIB) $(TOOLS)
 
 deps:
 	@./scripts/ensure-deps
@@ -52,6 +60,14 @@ deps:
 $(LIB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
+
+$(TOOL_LIB): $(TOOL_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $(TOOL_OBJS)
+
+$(TOOLS): %: %.c $(TOOL_LIB) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) $(LDFLAGS) \
+	    $(BSD_LIBS) $(JSON_LIBS)
 
 $(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
 		tests/support/mtprint.h tests/support/testlib.h
@@ -99,7 +115,7 @@ install: all
 	install -m 644 $(MAN3) $(DESTDIR)$(PREFIX)/share/man/man3/
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
+	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
 	    $(UNIT_TESTS) $(BENCHES) libmemstat.pc
 
 # test_list injects allocation failures into the library.

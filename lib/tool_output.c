@@ -1,0 +1,149 @@
+/*
+ * tool_output.c: --libxo parsing and reports that reach stdout whole or not
+ * at all, so a failure never leaves a partial table behind.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memstat_tool.h"
+
+/* A --libxo value: comma-separated words, of which this port knows three. */
+static int
+libxo_style(const char *value, enum tool_style *style)
+{
+	char *copy, *word, *p;
+	bool json = false, pretty = false, text = false;
+
+	if ((copy = strdup(value)) == NULL)
+		err(1, "strdup");
+	for (p = copy; (word = strsep(&p, ",")) != NULL;) {
+		if (strcmp(word, "json") == 0)
+			json = true;
+		else if (strcmp(word, "pretty") == 0)
+			pretty = true;
+		else if (strcmp(word, "text") == 0)
+			text = true;
+		else {
+			free(copy);
+			return (-1);
+		}
+	}
+	free(copy);
+	if (json && text)
+		return (-1);
+	*style = json ? (pretty ? STYLE_JSON_PRETTY : STYLE_JSON) : STYLE_TEXT;
+	return (0);
+}
+
+int
+tool_parse_libxo(int argc, char *argv[], enum tool_style *style)
+{
+	const char *value;
+	int i, out, rc = 0;
+
+	*style = STYLE_TEXT;
+	/* getopt(3) names the program by argv[0]: make it the short name. */
+	argv[0] = (char *)getprogname();
+	for (i = out = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--libxo") == 0) {
+			if (i + 1 == argc)
+				return (-1);
+			value = argv[++i];
+		} else if (strncmp(argv[i], "--libxo=", 8) == 0)
+			value = argv[i] + 8;
+		else {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (libxo_style(value, style) != 0)
+			rc = -1;
+	}
+	argv[out] = NULL;
+	return (rc == 0 ? out : -1);
+}
+
+void
+tool_out_init(struct tool_out *out, enum tool_style style)
+{
+	*out = (struct tool_out){ .style = style };
+	if (style == STYLE_TEXT) {
+		if ((out->text = open_memstream(&out->buf, &out->len)) == NULL)
+			err(1, "open_memstream");
+	} else
+		out->json = tool_json_new(json_type_object);
+}
+
+int
+tool_out_finish(struct tool_out *out)
+{
+	const char *s;
+	size_t len;
+	int rc = 0;
+
+	if (out->style == STYLE_TEXT) {
+		if (fclose(out->text) != 0)
+			err(1, "report");
+		s = out->buf;
+		len = out->len;
+	} else {
+		s = json_object_to_json_string_length(out->json,
+		    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY :
+		    0) | JSON_C_TO_STRING_SPACED |
+		    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+		if (s == NULL)
+			errx(1, "JSON: %s", strerror(ENOMEM));
+	}
+	if (fwrite(s, 1, len, stdout) != len ||
+	    (out->style != STYLE_TEXT && putchar('\n') == EOF) ||
+	    fflush(stdout) != 0)
+		rc = -1;
+	if (out->style == STYLE_TEXT)
+		free(out->buf);
+	else
+		json_object_put(out->json);
+	*out = (struct tool_out){ 0 };
+	return (rc);
+}
+
+struct json_object *
+tool_json_new(json_type type)
+{
+	struct json_object *o;
+
+	o = type == json_type_array ? json_object_new_array() :
+	    json_object_new_object();
+	if (o == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	return (o);
+}
+
+struct json_object *
+tool_json_set(struct json_object *obj, const char *key,
+    struct json_object *value)
+{
+	int rc;
+
+	if (value == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	if (json_object_is_type(obj, json_type_array))
+		rc = json_object_array_add(obj, value);
+	else
+		rc = json_object_object_add(obj, key, value);
+	if (rc != 0)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	return (value);
+}
+
+struct json_object *
+tool_json_uint(uint64_t v)
+{
+	return (json_object_new_uint64(v));
+}

@@ -1,0 +1,298 @@
+/*
+ * tool_source.c: the saved data a tool's -M names.  A regular file is one
+ * FreeBSD sysctl stream; a directory is a capture, one file per sysctl
+ * named by its OID.  Which is which, and which stream a file holds, is
+ * decided by content (stream lengths are exact), never by name.
+ */
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "memstat_tool.h"
+#include "stream_layout.h"
+
+/* No sysctl this port reads is larger; a bigger file is not one of them. */
+#define MAX_FILE_SIZE	((off_t)1 << 34)
+
+struct blob {
+	const unsigned char	*data;
+	size_t			 len;
+	bool			 mapped;
+};
+
+struct tool_source {
+	char		*path;
+	bool		 is_dir;
+	int		 dirfd;
+	struct blob	 file;		/* the stream, when path is a file */
+};
+
+const char *
+tool_source_path(const struct tool_source *src)
+{
+	return (src->path);
+}
+
+static void
+blob_free(struct blob *b)
+{
+	if (b->mapped)
+		munmap((void *)b->data, b->len);
+	else
+		free((void *)b->data);
+	*b = (struct blob){ 0 };
+}
+
+/*
+ * Read a file whole: mapped when it is a regular file, read otherwise (a
+ * pipe, /dev/stdin).  Returns 0 or an errno value.
+ */
+static int
+blob_read(int fd, struct blob *b)
+{
+	unsigned char *buf = NULL, *p;
+	size_t cap = 0, len = 0;
+	struct stat st;
+	ssize_t n;
+	void *m;
+
+	*b = (struct blob){ 0 };
+	if (fstat(fd, &st) != 0)
+		return (errno);
+	if (S_ISDIR(st.st_mode))
+		return (EISDIR);
+	if (S_ISREG(st.st_mode)) {
+		if (st.st_size > MAX_FILE_SIZE)
+			return (EFBIG);
+		if (st.st_size == 0)
+			return (0);
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (m != MAP_FAILED) {
+			*b = (struct blob){ m, (size_t)st.st_size, true };
+			return (0);
+		}
+	}
+	for (;;) {
+		if (len == cap) {
+			if ((off_t)cap >= MAX_FILE_SIZE) {
+				free(buf);
+				return (EFBIG);
+			}
+			cap = cap ? cap * 2 : 65536;
+			if ((p = realloc(buf, cap)) == NULL) {
+				free(buf);
+				return (ENOMEM);
+			}
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return (errno);
+		}
+		len += (size_t)n;
+	}
+	*b = (struct blob){ buf, len, false };
+	return (0);
+}
+
+struct tool_source *
+tool_source_open(const char *path, char *err, size_t errlen)
+{
+	struct tool_source *src;
+	struct stat st;
+	int fd, error;
+
+	if ((src = calloc(1, sizeof(*src))) == NULL ||
+	    (src->path = strdup(path)) == NULL) {
+		free(src);
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return (NULL);
+	}
+	src->dirfd = -1;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		src->is_dir = true;
+		src->dirfd = fd;
+		return (src);
+	}
+	error = blob_read(fd, &src->file);
+	close(fd);
+	if (error != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(error));
+		goto fail;
+	}
+	return (src);
+fail:
+	if (fd != -1 && !src->is_dir)
+		close(fd);
+	free(src->path);
+	free(src);
+	return (NULL);
+}
+
+void
+tool_source_close(struct tool_source *src)
+{
+	if (src == NULL)
+		return;
+	if (src->dirfd != -1)
+		close(src->dirfd);
+	blob_free(&src->file);
+	free(src->path);
+	free(src);
+}
+
+/* A capture's file for oid: 0, TOOL_ABSENT, or -1 with err set. */
+static int
+capture_file(struct tool_source *src, const char *oid, struct blob *b,
+    char *err, size_t errlen)
+{
+	int fd, error;
+
+	fd = openat(src->dirfd, oid, O_RDONLY | O_CLOEXEC);
+	if (fd == -1) {
+		if (errno == ENOENT)
+			return (TOOL_ABSENT);
+		snprintf(err, errlen, "%s/%s: %s", src->path, oid,
+		    strerror(errno));
+		return (-1);
+	}
+	error = blob_read(fd, b);
+	close(fd);
+	if (error != 0) {
+		snprintf(err, errlen, "%s/%s: %s", src->path, oid,
+		    strerror(error));
+		return (-1);
+	}
+	return (0);
+}
+
+typedef int (*decode_fn)(struct memory_type_list *, const void *, size_t);
+
+/*
+ * One kind of statistics from a source.  A lone stream file holds one kind:
+ * if it is the other kind, this one is absent; if it is neither, the
+ * decoder's own error (version or data format) is the answer.
+ */
+static int
+source_stream(struct tool_source *src, struct memory_type_list *list,
+    const char *oid, decode_fn decode, decode_fn other, char *err,
+    size_t errlen)
+{
+	struct memory_type_list *scratch;
+	struct blob b;
+	int rc;
+
+	if (!src->is_dir) {
+		if (decode(list, src->file.data, src->file.len) == 0)
+			return (0);
+		snprintf(err, errlen, "%s",
+		    memstat_strerror(memstat_mtl_geterror(list)));
+		if ((scratch = memstat_mtl_alloc()) == NULL)
+			return (-1);
+		rc = other(scratch, src->file.data, src->file.len);
+		memstat_mtl_free(scratch);
+		return (rc == 0 ? TOOL_ABSENT : -1);
+	}
+	if ((rc = capture_file(src, oid, &b, err, errlen)) != 0)
+		return (rc);
+	rc = decode(list, b.data, b.len);
+	if (rc != 0)
+		snprintf(err, errlen, "%s/%s: %s", src->path, oid,
+		    memstat_strerror(memstat_mtl_geterror(list)));
+	blob_free(&b);
+	return (rc);
+}
+
+int
+tool_source_uma(struct tool_source *src, struct memory_type_list *list,
+    char *err, size_t errlen)
+{
+	return (source_stream(src, list, "vm.zone_stats", memstat_stream_uma,
+	    memstat_stream_malloc, err, errlen));
+}
+
+int
+tool_source_malloc(struct tool_source *src, struct memory_type_list *list,
+    char *err, size_t errlen)
+{
+	return (source_stream(src, list, "kern.malloc_stats",
+	    memstat_stream_malloc, memstat_stream_uma, err, errlen));
+}
+
+/*
+ * A capture's byte order is its streams': FreeBSD writes every sysctl in
+ * the kernel's own order.  With no stream to tell, assume this host's.
+ */
+static bool
+capture_swapped(struct tool_source *src)
+{
+	static const char *oids[] = { "vm.zone_stats", "kern.malloc_stats" };
+	unsigned char word[4];
+	uint32_t v;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]); i++) {
+		fd = openat(src->dirfd, oids[i], O_RDONLY | O_CLOEXEC);
+		if (fd == -1)
+			continue;
+		if (read(fd, word, sizeof(word)) == (ssize_t)sizeof(word)) {
+			close(fd);
+			memcpy(&v, word, sizeof(v));
+			return (v != STREAM_VERSION &&
+			    __builtin_bswap32(v) == STREAM_VERSION);
+		}
+		close(fd);
+	}
+	return (false);
+}
+
+int
+tool_source_ints(struct tool_source *src, const char *oid, size_t width,
+    uint64_t *out, size_t max, size_t *n, char *err, size_t errlen)
+{
+	struct blob b;
+	bool swap;
+	size_t i;
+	int rc;
+
+	*n = 0;
+	if (!src->is_dir)
+		return (TOOL_ABSENT);
+	if ((rc = capture_file(src, oid, &b, err, errlen)) != 0)
+		return (rc);
+	if (b.len % width != 0 || b.len / width > max) {
+		if (b.len % width != 0)
+			snprintf(err, errlen, "%s/%s: %zu bytes are not whole "
+			    "%zu-bit integers", src->path, oid, b.len,
+			    width * 8);
+		else
+			snprintf(err, errlen, "%s/%s: more than %zu %zu-bit "
+			    "integers", src->path, oid, max, width * 8);
+		blob_free(&b);
+		return (-1);
+	}
+	swap = capture_swapped(src);
+	for (i = 0; i < b.len / width; i++)
+		out[i] = width == 4 ? stream_u32(b.data + i * 4, swap) :
+		    stream_u64(b.data + i * 8, swap);
+	*n = i;
+	blob_free(&b);
+	return (0);
+}
