@@ -45,9 +45,13 @@ TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
 TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
 
 MAN3	= man/libmemstat.3
-MAN8	=
+MAN8	= man/vmstat-z.8 man/vmstat-m.8 man/netstat-mbuf.8 \
+	  man/memstat-capture.8
 
-.PHONY: all deps check bench fixtures fixtures-expect install clean
+# What make run shows until memstat reads the live Linux kernel.
+RUN_CAPTURE = fixtures/freebsd/captures/fbsd14-amd64
+
+.PHONY: all deps run check bench fixtures fixtures-expect install clean
 
 all: $(LIB) $(TOOLS)
 
@@ -90,6 +94,11 @@ bench/bench_%: bench/bench_%.c tests/support/streambuild.o $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< tests/support/streambuild.o \
 	    $(LIB) $(LDFLAGS) $(BSD_LIBS)
 
+run: all
+	@echo "memstat: no live source on this system yet;" \
+	    "showing the committed FreeBSD capture $(RUN_CAPTURE)" >&2
+	@vmstat-z/vmstat-z -M $(RUN_CAPTURE)
+
 check: all $(STREAMTEXT) $(MTDUMP) $(UNIT_TESTS)
 	@sh tests/run-tests
 
@@ -107,8 +116,11 @@ fixtures-expect: $(MTDUMP) fixtures
 
 install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' libmemstat.pc.in > libmemstat.pc
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man3
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 755 $(TOOLS) scripts/memstat-capture $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(MAN8) $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 lib/memstat.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 libmemstat.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/

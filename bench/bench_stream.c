@@ -3,10 +3,15 @@
  * streams, against the floor of touching every byte once (a plain 64-bit
  * word scan of the same buffer), and how much memory a decode needs.
  *
- *	bench_stream			the whole table
+ *	bench_stream [VMSTAT-Z]		the whole table; with the path of
+ *					vmstat-z, also the tool end to end
  *	bench_stream --rss ZONES CPUS	(internal) one decode, peak RSS
  */
+#include <sys/wait.h>
+
 #include <err.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <malloc.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -195,6 +200,60 @@ run(uint32_t zones, uint32_t cpus)
 	sb_free(&sb);
 }
 
+/* Wall time of one run of argv with stdout to /dev/null. */
+static double
+time_command(char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	double t0, t;
+	int status;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	t0 = now();
+	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, NULL) != 0)
+		err(1, "%s", argv[0]);
+	if (waitpid(pid, &status, 0) == -1 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		errx(1, "%s failed", argv[0]);
+	t = now() - t0;
+	posix_spawn_file_actions_destroy(&fa);
+	return (t);
+}
+
+/*
+ * vmstat-z -M on a saved stream, end to end (process start, reading the
+ * file, decoding, formatting every row), against the decode alone in a
+ * fresh process, where it pays the same page faults.
+ */
+static void
+run_tool(const char *vmstat_z, uint32_t zones, uint32_t cpus)
+{
+	char path[] = "/tmp/memstat-bench-XXXXXX";
+	double t_tool[REPS], t_dec[REPS], tool_s, dec_s;
+	struct streambuf sb;
+	int fd;
+
+	build(&sb, zones, cpus);
+	if ((fd = mkstemp(path)) == -1)
+		err(1, "mkstemp");
+	if (write(fd, sb.data, sb.len) != (ssize_t)sb.len || close(fd) != 0)
+		err(1, "%s", path);
+	sb_free(&sb);
+	char *argv[] = { (char *)vmstat_z, "-M", path, NULL };
+	for (int r = 0; r < REPS; r++) {
+		t_tool[r] = time_command(argv);
+		(void)cold_decode(zones, cpus, &t_dec[r]);
+	}
+	unlink(path);
+	tool_s = median(t_tool, REPS);
+	dec_s = median(t_dec, REPS);
+	printf("vmstat-z -M, %" PRIu32 " zones x %" PRIu32 " CPUs: %.1f ms end"
+	    " to end, decode alone %.1f ms: %.2fx\n", zones, cpus,
+	    tool_s * 1e3, dec_s * 1e3, tool_s / dec_s);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -217,6 +276,8 @@ main(int argc, char *argv[])
 	run(1000, 4);
 	run(10000, 4);
 	run(100000, 4);
+	if (argc == 2)
+		run_tool(argv[1], 10000, 256);
 	printf("scan: one pass summing the stream as 64-bit words.  decode: a\n"
 	    "first decode into a new list; refresh: the same stream into that\n"
 	    "list again.  cold: a first decode in a fresh process.  RSS: that\n"
