@@ -224,14 +224,15 @@ main(int argc, char *argv[])
 			errx(1, "memstat_mtl_find: malloc type mbuf_tag not "
 			    "found");
 		tag_bytes = memstat_get_bytes(mtp);
-	} else {
-		warnx("%s holds no malloc statistics: mbuf_tag counted as 0",
-		    memf);
+	} else
 		tag_bytes = 0;
-	}
 	zone(mtlp, "mbuf_jumbo_page", "mbuf_jumbo_pagesize", &jumbop);
 	zone(mtlp, "mbuf_jumbo_9k", NULL, &jumbo9);
 	zone(mtlp, "mbuf_jumbo_16k", NULL, &jumbo16);
+	/* Said only once the report is sure to follow: one line per outcome. */
+	if (!have_malloc)
+		warnx("%s holds no malloc statistics: mbuf_tag counted as 0",
+		    memf);
 
 	tool_out_init(&report, style);
 	out.text = report.text;
