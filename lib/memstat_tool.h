@@ -28,6 +28,11 @@ struct tool_source;
 /* NULL, with a message for "kvm_openfiles: %s" in err, on failure. */
 struct tool_source	*tool_source_open(const char *path, char *err,
 			    size_t errlen);
+/*
+ * What a tool does with its -M argument: open it, or exit 1 with one line
+ * on stderr (no -M: there is no live FreeBSD kernel to read here).
+ */
+struct tool_source	*tool_open_core(const char *memf);
 void			 tool_source_close(struct tool_source *src);
 const char		*tool_source_path(const struct tool_source *src);
 
@@ -81,8 +86,8 @@ struct tool_out {
 };
 
 void	tool_out_init(struct tool_out *out, enum tool_style style);
-/* Write the report to stdout; 0, or -1 with errno set. */
-int	tool_out_finish(struct tool_out *out);
+/* Write the report to stdout, or exit 1 if it cannot be written. */
+void	tool_out_finish(struct tool_out *out);
 /*
  * obj[key] = value, in insertion order; returns value.  The report is
  * useless without its members, so running out of memory here exits.

@@ -81,12 +81,11 @@ tool_out_init(struct tool_out *out, enum tool_style style)
 		out->json = tool_json_new(json_type_object);
 }
 
-int
+void
 tool_out_finish(struct tool_out *out)
 {
 	const char *s;
 	size_t len;
-	int rc = 0;
 
 	if (out->style == STYLE_TEXT) {
 		if (fclose(out->text) != 0)
@@ -104,13 +103,12 @@ tool_out_finish(struct tool_out *out)
 	if (fwrite(s, 1, len, stdout) != len ||
 	    (out->style != STYLE_TEXT && putchar('\n') == EOF) ||
 	    fflush(stdout) != 0)
-		rc = -1;
+		err(1, "stdout");
 	if (out->style == STYLE_TEXT)
 		free(out->buf);
 	else
 		json_object_put(out->json);
 	*out = (struct tool_out){ 0 };
-	return (rc);
 }
 
 struct json_object *

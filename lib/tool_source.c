@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -144,6 +145,19 @@ fail:
 	free(src->path);
 	free(src);
 	return (NULL);
+}
+
+struct tool_source *
+tool_open_core(const char *memf)
+{
+	struct tool_source *src;
+	char errbuf[512];
+
+	if (memf == NULL)
+		errx(1, "no live FreeBSD kernel here: name saved data with -M");
+	if ((src = tool_source_open(memf, errbuf, sizeof(errbuf))) == NULL)
+		errx(1, "kvm_openfiles: %s", errbuf);
+	return (src);
 }
 
 void

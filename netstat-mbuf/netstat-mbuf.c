@@ -199,12 +199,9 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage();
-	if (memf == NULL)
-		errx(1, "no live FreeBSD kernel here: name saved data with -M");
 
 	/* Both allocators: mbuf_tag is a malloc type, the rest are zones. */
-	if ((src = tool_source_open(memf, errbuf, sizeof(errbuf))) == NULL)
-		errx(1, "kvm_openfiles: %s", errbuf);
+	src = tool_open_core(memf);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	rc = tool_source_malloc(src, mtlp, errbuf, sizeof(errbuf));
@@ -305,8 +302,7 @@ main(int argc, char *argv[])
 
 	sendfile_report(&out, src);
 
-	if (tool_out_finish(&report) != 0)
-		err(1, "stdout");
+	tool_out_finish(&report);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);
 	return (0);

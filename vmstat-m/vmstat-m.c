@@ -193,11 +193,8 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage();
-	if (memf == NULL)
-		errx(1, "no live FreeBSD kernel here: name saved data with -M");
 
-	if ((src = tool_source_open(memf, errbuf, sizeof(errbuf))) == NULL)
-		errx(1, "kvm_openfiles: %s", errbuf);
+	src = tool_open_core(memf);
 	if (zone_sizes != NULL)
 		zone_sizes_option(zone_sizes);
 	else
@@ -216,8 +213,7 @@ main(int argc, char *argv[])
 		report_text(out.text, mtlp);
 	else
 		report_json(out.json, mtlp);
-	if (tool_out_finish(&out) != 0)
-		err(1, "stdout");
+	tool_out_finish(&out);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);
 	return (0);

@@ -101,11 +101,8 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage();
-	if (memf == NULL)
-		errx(1, "no live FreeBSD kernel here: name saved data with -M");
 
-	if ((src = tool_source_open(memf, errbuf, sizeof(errbuf))) == NULL)
-		errx(1, "kvm_openfiles: %s", errbuf);
+	src = tool_open_core(memf);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	rc = tool_source_uma(src, mtlp, errbuf, sizeof(errbuf));
@@ -119,8 +116,7 @@ main(int argc, char *argv[])
 		report_text(out.text, mtlp);
 	else
 		report_json(out.json, mtlp);
-	if (tool_out_finish(&out) != 0)
-		err(1, "stdout");
+	tool_out_finish(&out);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);
 	return (0);
