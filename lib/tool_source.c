@@ -31,6 +31,7 @@ struct tool_source {
 	char		*path;
 	bool		 is_dir;
 	int		 dirfd;
+	bool		 swapped;	/* a capture in the other byte order */
 	struct blob	 file;		/* the stream, when path is a file */
 };
 
@@ -108,6 +109,34 @@ blob_read(int fd, struct blob *b)
 	return (0);
 }
 
+/*
+ * A capture's byte order is its streams': FreeBSD writes every sysctl in
+ * the kernel's own order.  With no stream to tell, assume this host's.
+ */
+static bool
+capture_swapped(int dirfd)
+{
+	static const char *oids[] = { "vm.zone_stats", "kern.malloc_stats" };
+	unsigned char word[4];
+	ssize_t n;
+	uint32_t v;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]); i++) {
+		fd = openat(dirfd, oids[i], O_RDONLY | O_CLOEXEC);
+		if (fd == -1)
+			continue;
+		n = read(fd, word, sizeof(word));
+		close(fd);
+		if (n == (ssize_t)sizeof(word)) {
+			memcpy(&v, word, sizeof(v));
+			return (v != STREAM_VERSION &&
+			    __builtin_bswap32(v) == STREAM_VERSION);
+		}
+	}
+	return (false);
+}
+
 struct tool_source *
 tool_source_open(const char *path, char *err, size_t errlen)
 {
@@ -122,26 +151,22 @@ tool_source_open(const char *path, char *err, size_t errlen)
 		return (NULL);
 	}
 	src->dirfd = -1;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-	    fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		error = errno;
+	else if (fstat(fd, &st) != 0)
+		error = errno;
+	else if (S_ISDIR(st.st_mode)) {
 		src->is_dir = true;
 		src->dirfd = fd;
+		src->swapped = capture_swapped(fd);
 		return (src);
-	}
-	error = blob_read(fd, &src->file);
-	close(fd);
-	if (error != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(error));
-		goto fail;
-	}
-	return (src);
-fail:
-	if (fd != -1 && !src->is_dir)
+	} else
+		error = blob_read(fd, &src->file);
+	if (fd != -1)
 		close(fd);
+	if (error == 0)
+		return (src);
+	snprintf(err, errlen, "%s: %s", path, strerror(error));
 	free(src->path);
 	free(src);
 	return (NULL);
@@ -250,39 +275,11 @@ tool_source_malloc(struct tool_source *src, struct memory_type_list *list,
 	    memstat_stream_malloc, memstat_stream_uma, err, errlen));
 }
 
-/*
- * A capture's byte order is its streams': FreeBSD writes every sysctl in
- * the kernel's own order.  With no stream to tell, assume this host's.
- */
-static bool
-capture_swapped(struct tool_source *src)
-{
-	static const char *oids[] = { "vm.zone_stats", "kern.malloc_stats" };
-	unsigned char word[4];
-	uint32_t v;
-	int fd;
-
-	for (size_t i = 0; i < sizeof(oids) / sizeof(oids[0]); i++) {
-		fd = openat(src->dirfd, oids[i], O_RDONLY | O_CLOEXEC);
-		if (fd == -1)
-			continue;
-		if (read(fd, word, sizeof(word)) == (ssize_t)sizeof(word)) {
-			close(fd);
-			memcpy(&v, word, sizeof(v));
-			return (v != STREAM_VERSION &&
-			    __builtin_bswap32(v) == STREAM_VERSION);
-		}
-		close(fd);
-	}
-	return (false);
-}
-
 int
 tool_source_ints(struct tool_source *src, const char *oid, size_t width,
     uint64_t *out, size_t max, size_t *n, char *err, size_t errlen)
 {
 	struct blob b;
-	bool swap;
 	size_t i;
 	int rc;
 
@@ -302,10 +299,9 @@ tool_source_ints(struct tool_source *src, const char *oid, size_t width,
 		blob_free(&b);
 		return (-1);
 	}
-	swap = capture_swapped(src);
 	for (i = 0; i < b.len / width; i++)
-		out[i] = width == 4 ? stream_u32(b.data + i * 4, swap) :
-		    stream_u64(b.data + i * 8, swap);
+		out[i] = width == 4 ? stream_u32(b.data + i * 4, src->swapped) :
+		    stream_u64(b.data + i * 8, src->swapped);
 	*n = i;
 	blob_free(&b);
 	return (0);
