@@ -25,14 +25,17 @@ endif
 
 LIB	 = lib/libmemstat.a
 LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_decode.c \
+	   lib/linux_tree.c lib/linux_slabinfo.c lib/linux_slab_sysfs.c \
+	   lib/linux_malloc.c lib/linux_live.c \
 	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)
 LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h \
+	   lib/linux_tree.h \
 	   lib/memstat_tool.h
 
 # What the tools share; not installed.
 TOOL_LIB  = lib/libmemstat_tool.a
-TOOL_OBJS = lib/tool_source.o lib/tool_output.o
+TOOL_OBJS = lib/tool_source.o lib/tool_output.o lib/tool_sockstat.o
 TOOLS	  = vmstat-z/vmstat-z vmstat-m/vmstat-m netstat-mbuf/netstat-mbuf
 
 STREAMTEXT = fixtures/tools/streamtext

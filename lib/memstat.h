@@ -65,6 +65,25 @@ int	memstat_stream_uma(struct memory_type_list *list, const void *buf,
 int	memstat_stream_malloc(struct memory_type_list *list, const void *buf,
 	    size_t len);
 
+/*
+ * The live kernel.  On Linux: /proc/slabinfo for zones (one per slab
+ * cache); /proc/allocinfo for malloc types when the kernel profiles
+ * allocations, else one type per kmalloc family.  Flags:
+ * MEMSTAT_LINUX_ALIASES also reads /sys/kernel/slab for the other names of
+ * merged caches (memstat_get_alias()); SLUB_STATS counters are read there
+ * whenever the kernel has them.  memstat_linux_uma() and _malloc() read
+ * the same files under root instead of "/": a saved copy of a Linux tree.
+ */
+#define MEMSTAT_LINUX_ALIASES	0x0001
+
+int	memstat_sysctl_all(struct memory_type_list *list, int flags);
+int	memstat_sysctl_uma(struct memory_type_list *list, int flags);
+int	memstat_sysctl_malloc(struct memory_type_list *list, int flags);
+int	memstat_linux_uma(struct memory_type_list *list, const char *root,
+	    int flags);
+int	memstat_linux_malloc(struct memory_type_list *list, const char *root,
+	    int flags);
+
 /* Accessors.  They never fail; an out-of-range cpu or index reads as 0. */
 const char	*memstat_get_name(const struct memory_type *mtp);
 int		 memstat_get_allocator(const struct memory_type *mtp);
@@ -113,6 +132,28 @@ void		 memstat_set_percpu_caller_uint64(struct memory_type *mtp,
 		    int cpu, int index, uint64_t value);
 uint64_t	 memstat_get_percpu_free(const struct memory_type *mtp,
 		    int cpu);
+
+/*
+ * What the source does not keep.  The accessors of these read 0, which
+ * would be a lie: Linux keeps no limits, no failure, sleep or cross-domain
+ * counts, and request counts only with CONFIG_SLUB_STATS.  FreeBSD data
+ * has none unknown.
+ */
+#define MEMSTAT_UNKNOWN_LIMIT		0x0001	/* countlimit, byteslimit */
+#define MEMSTAT_UNKNOWN_NUMALLOCS	0x0002
+#define MEMSTAT_UNKNOWN_NUMFREES	0x0004
+#define MEMSTAT_UNKNOWN_FAILURES	0x0008
+#define MEMSTAT_UNKNOWN_SLEEPS		0x0010
+#define MEMSTAT_UNKNOWN_XDOMAIN		0x0020
+#define MEMSTAT_UNKNOWN_MEMALLOCED	0x0040	/* memalloced, memfreed */
+uint32_t	 memstat_get_unknown(const struct memory_type *mtp);
+
+/*
+ * A Linux slab cache merged with others is one entry under the name
+ * /proc/slabinfo gives it; the other names are its aliases, sorted.
+ */
+size_t		 memstat_get_alias_count(const struct memory_type *mtp);
+const char	*memstat_get_alias(const struct memory_type *mtp, size_t n);
 
 /*
  * malloc(9) small-zone sizes: bit n of a malloc type's size mask means an

@@ -46,6 +46,24 @@ GETTER(xdomain)
 GETTER(zonefree)
 GETTER(kegfree)
 
+uint32_t
+memstat_get_unknown(const struct memory_type *mtp)
+{
+	return (mtp->mt_unknown);
+}
+
+size_t
+memstat_get_alias_count(const struct memory_type *mtp)
+{
+	return (mtp->mt_naliases);
+}
+
+const char *
+memstat_get_alias(const struct memory_type *mtp, size_t n)
+{
+	return (n < mtp->mt_naliases ? mtp->mt_aliases[n] : NULL);
+}
+
 /*
  * Caller slots are allocated on the first set.  A set that cannot allocate
  * is dropped: setters have no way to fail in this API.

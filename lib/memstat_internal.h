@@ -31,7 +31,8 @@ struct mt_caller_slots {
 struct memory_type {
 	/* Identity: (allocator, name, dup) is the index key. */
 	int		 mt_allocator;
-	char		 mt_name[MEMTYPE_MAXNAME];
+	char		*mt_name;	/* mt_name_buf, or allocated if longer */
+	char		 mt_name_buf[MEMTYPE_MAXNAME];
 	uint32_t	 mt_dup;	/* n-th type of this name in a source */
 	uint64_t	 mt_seq;	/* creation order: higher = nearer head */
 	struct memory_type *mt_dup_last; /* on dup 0: the newest of the name */
@@ -54,6 +55,11 @@ struct memory_type {
 	uint64_t	 mt_xdomain;
 	uint64_t	 mt_zonefree;
 	uint64_t	 mt_kegfree;
+	uint32_t	 mt_unknown;	/* MEMSTAT_UNKNOWN_* */
+
+	/* Other names of the same cache (Linux merged slab caches). */
+	char		**mt_aliases;	/* one allocation: pointers, strings */
+	size_t		 mt_naliases;
 
 	/*
 	 * Per-CPU data, sized by the source.  UMA fills only the cache free
@@ -101,12 +107,20 @@ struct memory_type_list {
  * _memstat_mtl_lookup() once per record in source order: the n-th record
  * named N gets the n-th entry named N (created at the list head if missing)
  * with its statistics reset, so refreshing from the same data reproduces a
- * fresh decode even when names repeat.  The lookup returns NULL only when
- * memory runs out.
+ * fresh decode even when names repeat.  Names are used whole: a source with
+ * a width limit (FreeBSD's 32-byte records) cuts them itself.  The lookup
+ * returns NULL only when memory runs out.
  */
 void			 _memstat_mtl_begin_pass(struct memory_type_list *list);
 struct memory_type	*_memstat_mtl_lookup(struct memory_type_list *list,
 			    int allocator, const char *name, uint32_t ncpus);
+
+/*
+ * Replace an entry's aliases with a copy of names[0..n-1]: 0, or -1 when
+ * memory runs out (the entry then has none).
+ */
+int	_memstat_mt_set_aliases(struct memory_type *mtp,
+	    const char *const *names, size_t n);
 
 /* Record an error; after parsing began, also drop every entry. */
 int	_memstat_mtl_fail(struct memory_type_list *list, int error);

@@ -78,6 +78,9 @@ mtl_empty(struct memory_type_list *list)
 		free(mtp->mt_percpu_alloc);
 		free(mtp->mt_caller);
 		free(mtp->mt_percpu_caller);
+		free(mtp->mt_aliases);
+		if (mtp->mt_name != mtp->mt_name_buf)
+			free(mtp->mt_name);
 	}
 	while ((mc = list->mtl_chunks) != NULL) {
 		list->mtl_chunks = mc->mc_next;
@@ -232,6 +235,38 @@ mt_reset_stats(struct memory_type *mtp)
 	mtp->mt_xdomain = 0;
 	mtp->mt_zonefree = 0;
 	mtp->mt_kegfree = 0;
+	mtp->mt_unknown = 0;
+	free(mtp->mt_aliases);
+	mtp->mt_aliases = NULL;
+	mtp->mt_naliases = 0;
+}
+
+int
+_memstat_mt_set_aliases(struct memory_type *mtp, const char *const *names,
+    size_t n)
+{
+	size_t i, bytes, len;
+	char **v, *p;
+
+	free(mtp->mt_aliases);
+	mtp->mt_aliases = NULL;
+	mtp->mt_naliases = 0;
+	if (n == 0)
+		return (0);
+	bytes = n * sizeof(*v);
+	for (i = 0; i < n; i++)
+		bytes += strlen(names[i]) + 1;
+	if ((v = malloc(bytes)) == NULL)
+		return (-1);
+	p = (char *)(v + n);
+	for (i = 0; i < n; i++) {
+		len = strlen(names[i]) + 1;
+		v[i] = memcpy(p, names[i], len);
+		p += len;
+	}
+	mtp->mt_aliases = v;
+	mtp->mt_naliases = n;
+	return (0);
 }
 
 /*
@@ -293,13 +328,21 @@ mt_create(struct memory_type_list *list, int allocator, const char *name,
     uint32_t dup)
 {
 	struct memory_type *mtp;
+	char *longname = NULL;
 
-	if (index_reserve(list, list->mtl_count + 1) != 0)
+	if (strlen(name) >= sizeof(mtp->mt_name_buf) &&
+	    (longname = strdup(name)) == NULL)
 		return (NULL);
-	if ((mtp = mt_alloc(list)) == NULL)
+	if (index_reserve(list, list->mtl_count + 1) != 0 ||
+	    (mtp = mt_alloc(list)) == NULL) {
+		free(longname);
 		return (NULL);
+	}
 	mtp->mt_allocator = allocator;
-	strlcpy(mtp->mt_name, name, sizeof(mtp->mt_name));
+	if (longname != NULL)
+		mtp->mt_name = longname;
+	else
+		mtp->mt_name = strcpy(mtp->mt_name_buf, name);
 	mtp->mt_dup = dup;
 	mtp->mt_dup_last = mtp;
 	mtp->mt_seq = ++list->mtl_seq;
@@ -314,12 +357,8 @@ _memstat_mtl_lookup(struct memory_type_list *list, int allocator,
     const char *name, uint32_t ncpus)
 {
 	struct memory_type *first, *mtp;
-	char key[MEMTYPE_MAXNAME];
 	uint32_t dup;
 
-	/* Index by the name as stored: at most MEMTYPE_MAXNAME - 1 bytes. */
-	strlcpy(key, name, sizeof(key));
-	name = key;
 	first = index_get(list, allocator, name, 0);
 	if (first == NULL) {
 		first = mt_create(list, allocator, name, 0);

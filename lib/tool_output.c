@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +145,23 @@ struct json_object *
 tool_json_uint(uint64_t v)
 {
 	return (json_object_new_uint64(v));
+}
+
+void
+tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
+    bool known)
+{
+	if (known)
+		tool_json_set(obj, key, tool_json_uint(v));
+	else if (json_object_object_add(obj, key, NULL) != 0)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+}
+
+const char *
+tool_stat_text(char buf[TOOL_STAT_LEN], uint64_t v, bool known)
+{
+	if (!known)
+		return ("-");
+	snprintf(buf, TOOL_STAT_LEN, "%" PRIu64, v);
+	return (buf);
 }

@@ -1,8 +1,10 @@
 /*
- * tool_source.c: the saved data a tool's -M names.  A regular file is one
- * FreeBSD sysctl stream; a directory is a capture, one file per sysctl
- * named by its OID.  Which is which, and which stream a file holds, is
- * decided by content (stream lengths are exact), never by name.
+ * tool_source.c: what a tool reads.  No -M: the live kernel (on Linux, the
+ * tree at "/").  With -M, a regular file is one FreeBSD sysctl stream; a
+ * directory is either a saved Linux tree (it holds proc/slabinfo) or a
+ * FreeBSD capture, one file per sysctl named by its OID.  Which is which,
+ * and which stream a file holds, is decided by content (stream lengths are
+ * exact), never by name.
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -27,11 +29,19 @@ struct blob {
 	bool			 mapped;
 };
 
+enum source_kind {
+	SOURCE_FREEBSD_FILE,
+	SOURCE_FREEBSD_DIR,
+	SOURCE_LINUX_LIVE,
+	SOURCE_LINUX_TREE,
+};
+
 struct tool_source {
-	char		*path;
-	bool		 is_dir;
+	enum source_kind kind;
+	char		*path;		/* "/" for the live kernel */
 	int		 dirfd;
 	bool		 swapped;	/* a capture in the other byte order */
+	int		 error;		/* MEMSTAT_ERROR_* of a failed query */
 	struct blob	 file;		/* the stream, when path is a file */
 };
 
@@ -69,11 +79,10 @@ blob_read(int fd, struct blob *b)
 		return (errno);
 	if (S_ISDIR(st.st_mode))
 		return (EISDIR);
-	if (S_ISREG(st.st_mode)) {
+	/* A /proc file says 0 bytes and is read like a pipe. */
+	if (S_ISREG(st.st_mode) && st.st_size != 0) {
 		if (st.st_size > MAX_FILE_SIZE)
 			return (EFBIG);
-		if (st.st_size == 0)
-			return (0);
 		m = mmap(NULL, (size_t)st.st_size, PROT_READ,
 		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (m != MAP_FAILED) {
@@ -156,9 +165,13 @@ tool_source_open(const char *path, char *err, size_t errlen)
 	else if (fstat(fd, &st) != 0)
 		error = errno;
 	else if (S_ISDIR(st.st_mode)) {
-		src->is_dir = true;
 		src->dirfd = fd;
-		src->swapped = capture_swapped(fd);
+		if (faccessat(fd, "proc/slabinfo", F_OK, 0) == 0)
+			src->kind = SOURCE_LINUX_TREE;
+		else {
+			src->kind = SOURCE_FREEBSD_DIR;
+			src->swapped = capture_swapped(fd);
+		}
 		return (src);
 	} else
 		error = blob_read(fd, &src->file);
@@ -178,8 +191,21 @@ tool_open_core(const char *memf)
 	struct tool_source *src;
 	char errbuf[512];
 
-	if (memf == NULL)
-		errx(1, "no live FreeBSD kernel here: name saved data with -M");
+	if (memf == NULL) {
+#ifdef __linux__
+		if ((src = calloc(1, sizeof(*src))) == NULL ||
+		    (src->path = strdup("/")) == NULL)
+			err(1, "memstat");
+		src->kind = SOURCE_LINUX_LIVE;
+		if ((src->dirfd = open("/", O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) == -1)
+			err(1, "/");
+		return (src);
+#else
+		errx(1, "no live kernel source on this system: name saved "
+		    "data with -M");
+#endif
+	}
 	if ((src = tool_source_open(memf, errbuf, sizeof(errbuf))) == NULL)
 		errx(1, "kvm_openfiles: %s", errbuf);
 	return (src);
@@ -238,7 +264,7 @@ source_stream(struct tool_source *src, struct memory_type_list *list,
 	struct blob b;
 	int rc;
 
-	if (!src->is_dir) {
+	if (src->kind == SOURCE_FREEBSD_FILE) {
 		if (decode(list, src->file.data, src->file.len) == 0)
 			return (0);
 		snprintf(err, errlen, "%s",
@@ -259,20 +285,111 @@ source_stream(struct tool_source *src, struct memory_type_list *list,
 	return (rc);
 }
 
+bool
+tool_source_linux(const struct tool_source *src)
+{
+	return (src->kind == SOURCE_LINUX_LIVE ||
+	    src->kind == SOURCE_LINUX_TREE);
+}
+
+const char *
+tool_source_api(const struct tool_source *src)
+{
+	return (src->kind == SOURCE_LINUX_LIVE ? "sysctl" : "kvm");
+}
+
+/*
+ * A Linux query's error.  Live, FreeBSD's bare wording; for a saved tree,
+ * led by the file that was being read.
+ */
+static int
+linux_failed(struct tool_source *src, struct memory_type_list *list,
+    const char *file, char *err, size_t errlen)
+{
+	src->error = memstat_mtl_geterror(list);
+	if (src->kind == SOURCE_LINUX_LIVE)
+		snprintf(err, errlen, "%s", memstat_strerror(src->error));
+	else
+		snprintf(err, errlen, "%s/%s: %s", src->path, file,
+		    memstat_strerror(src->error));
+	return (-1);
+}
+
 int
 tool_source_uma(struct tool_source *src, struct memory_type_list *list,
-    char *err, size_t errlen)
+    int flags, char *err, size_t errlen)
 {
+	if (tool_source_linux(src)) {
+		if (memstat_linux_uma(list, src->path, flags) == 0)
+			return (0);
+		return (linux_failed(src, list, "proc/slabinfo", err, errlen));
+	}
 	return (source_stream(src, list, "vm.zone_stats", memstat_stream_uma,
 	    memstat_stream_malloc, err, errlen));
 }
 
 int
 tool_source_malloc(struct tool_source *src, struct memory_type_list *list,
-    char *err, size_t errlen)
+    int flags, char *err, size_t errlen)
 {
+	if (tool_source_linux(src)) {
+		if (memstat_linux_malloc(list, src->path, flags) == 0)
+			return (0);
+		return (linux_failed(src, list, src->kind == SOURCE_LINUX_TREE &&
+		    faccessat(src->dirfd, "proc/allocinfo", F_OK, 0) == 0 ?
+		    "proc/allocinfo" : "proc/slabinfo", err, errlen));
+	}
 	return (source_stream(src, list, "kern.malloc_stats",
 	    memstat_stream_malloc, memstat_stream_uma, err, errlen));
+}
+
+int
+tool_source_text(struct tool_source *src, const char *file, char **bufp,
+    char *err, size_t errlen)
+{
+	const char *sep = src->kind == SOURCE_LINUX_LIVE ? "" : "/";
+	struct blob b = { 0 };
+	char *buf = NULL;
+	int fd, error;
+
+	*bufp = NULL;
+	if (!tool_source_linux(src))
+		return (TOOL_ABSENT);
+	if ((fd = openat(src->dirfd, file, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return (TOOL_ABSENT);
+		error = errno;
+	} else {
+		error = blob_read(fd, &b);
+		close(fd);
+		if (error == 0 && (buf = malloc(b.len + 1)) == NULL)
+			error = ENOMEM;
+	}
+	if (error != 0) {
+		snprintf(err, errlen, "%s%s%s: %s", src->path, sep, file,
+		    strerror(error));
+		blob_free(&b);
+		return (-1);
+	}
+	if (b.len != 0)
+		memcpy(buf, b.data, b.len);
+	buf[b.len] = '\0';
+	blob_free(&b);
+	*bufp = buf;
+	return (0);
+}
+
+void
+tool_query_failed(const struct tool_source *src, const char *query,
+    const char *err)
+{
+	warnx("memstat_%s_%s: %s", tool_source_api(src), query, err);
+	if (src->kind == SOURCE_LINUX_LIVE &&
+	    src->error == MEMSTAT_ERROR_PERMISSION)
+		fprintf(stderr, "%s: the kernel lets only root read "
+		    "/proc/slabinfo: run as root, or read a capture with -M\n",
+		    getprogname());
+	exit(1);
 }
 
 int
@@ -284,7 +401,7 @@ tool_source_ints(struct tool_source *src, const char *oid, size_t width,
 	int rc;
 
 	*n = 0;
-	if (!src->is_dir)
+	if (src->kind != SOURCE_FREEBSD_DIR)
 		return (TOOL_ABSENT);
 	if ((rc = capture_file(src, oid, &b, err, errlen)) != 0)
 		return (rc);

@@ -1,7 +1,7 @@
 /*
- * netstat-mbuf: FreeBSD's "netstat -m", mbuf statistics, from saved FreeBSD
- * statistics, with FreeBSD's arithmetic (usr.bin/netstat/mbuf.c), unsigned
- * wrap included.
+ * netstat-mbuf: FreeBSD's "netstat -m", mbuf statistics, of saved FreeBSD
+ * data or of Linux (live or saved), whose socket buffers are reported in
+ * the same current/cache/total form.
  */
 #include <err.h>
 #include <inttypes.h>
@@ -77,6 +77,31 @@ line(const struct lines *out, const char *unit, const char *note, int n, ...)
 	va_end(ap);
 	if (out->text != NULL)
 		fprintf(out->text, " %s\n", note);
+}
+
+/* "used/cached/total note"; in JSON under prefix-current, -cache, -total. */
+static void
+counts_line(const struct lines *out, const char *prefix, const char *note,
+    uintmax_t used, uintmax_t cached)
+{
+	char k1[64], k2[64], k3[64];
+
+	snprintf(k1, sizeof(k1), "%s-current", prefix);
+	snprintf(k2, sizeof(k2), "%s-cache", prefix);
+	snprintf(k3, sizeof(k3), "%s-total", prefix);
+	line(out, "", note, 3, k1, used, k2, cached, k3, used + cached);
+}
+
+/* The report's lines: text, or the members of its mbuf-statistics object. */
+static struct lines
+report_lines(struct tool_out *report)
+{
+	struct lines out = { .text = report->text };
+
+	if (report->json != NULL)
+		out.json = tool_json_set(report->json, "mbuf-statistics",
+		    tool_json_new(json_type_object));
+	return (out);
 }
 
 /* kern.ipc.sfstat's counters, in struct sfstat order (sys/sf_buf.h). */
@@ -166,51 +191,30 @@ sendfile_report(const struct lines *out, struct tool_source *src)
 	}
 }
 
-int
-main(int argc, char *argv[])
+/*
+ * FreeBSD's netstat -m, with FreeBSD's arithmetic (usr.bin/netstat/mbuf.c),
+ * unsigned wrap included.
+ */
+static void
+freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
+    struct tool_out *report, enum tool_style style)
 {
 	struct zone mbuf, packet, cluster, jumbop, jumbo9, jumbo16;
 	uintmax_t tag_bytes, bytes_inuse, bytes_incache, bytes_total;
-	struct memory_type_list *mtlp;
 	struct memory_type *mtp;
-	struct tool_source *src;
-	struct tool_out report;
 	struct lines out;
-	enum tool_style style;
-	const char *memf = NULL;
 	char errbuf[512], note[128];
-	int ch, rc;
 	bool have_malloc;
-
-	if ((argc = tool_parse_libxo(argc, argv, &style)) < 0)
-		usage();
-	while ((ch = getopt(argc, argv, "hM:N:")) != -1) {
-		switch (ch) {
-		case 'M':
-			memf = optarg;
-			break;
-		case 'N':
-			/* A namelist means nothing to saved FreeBSD data. */
-			break;
-		case 'h':
-		default:
-			usage();
-		}
-	}
-	if (optind != argc)
-		usage();
+	int rc;
 
 	/* Both allocators: mbuf_tag is a malloc type, the rest are zones. */
-	src = tool_open_core(memf);
-	if ((mtlp = memstat_mtl_alloc()) == NULL)
-		err(1, "memstat_mtl_alloc");
-	rc = tool_source_malloc(src, mtlp, errbuf, sizeof(errbuf));
+	rc = tool_source_malloc(src, mtlp, 0, errbuf, sizeof(errbuf));
 	if (rc < 0)
-		errx(1, "memstat_kvm_all: %s", errbuf);
+		tool_query_failed(src, "all", errbuf);
 	have_malloc = rc == 0;
-	rc = tool_source_uma(src, mtlp, errbuf, sizeof(errbuf));
+	rc = tool_source_uma(src, mtlp, 0, errbuf, sizeof(errbuf));
 	if (rc < 0)
-		errx(1, "memstat_kvm_all: %s", errbuf);
+		tool_query_failed(src, "all", errbuf);
 
 	zone(mtlp, "mbuf", NULL, &mbuf);
 	zone(mtlp, "mbuf_packet", NULL, &packet);
@@ -229,12 +233,10 @@ main(int argc, char *argv[])
 	/* Said only once the report is sure to follow: one line per outcome. */
 	if (!have_malloc)
 		warnx("%s holds no malloc statistics: mbuf_tag counted as 0",
-		    memf);
+		    tool_source_path(src));
 
-	tool_out_init(&report, style);
-	out.text = report.text;
-	out.json = report.json == NULL ? NULL : tool_json_set(report.json,
-	    "mbuf-statistics", tool_json_new(json_type_object));
+	tool_out_init(report, style);
+	out = report_lines(report);
 	line(&out, "", "mbufs in use (current/cache/total)", 3,
 	    "mbuf-current", mbuf.count + packet.count,
 	    "mbuf-cache", mbuf.free + packet.free,
@@ -302,6 +304,172 @@ main(int argc, char *argv[])
 
 	sendfile_report(&out, src);
 
+}
+
+/* --- Linux: socket buffers ---------------------------------------------- */
+
+/* The slab caches of struct sk_buff and its parts, as netstat -m's zones. */
+static const struct {
+	const char	*cache;
+	const char	*key;
+	const char	*what;
+} skb_caches[] = {
+	{ "skbuff_head_cache", "skbuff", "sk_buffs" },
+	{ "skbuff_fclone_cache", "skbuff-fclone", "fast-clone sk_buff pairs" },
+	{ "skbuff_small_head", "skbuff-small-head", "small packet data heads" },
+	{ "skbuff_ext_cache", "skbuff-ext", "sk_buff extensions" },
+};
+
+/*
+ * The entry holding name's objects: its own row, or the row it is merged
+ * into (name is then one of its aliases).  NULL when the kernel has no
+ * such cache.
+ */
+static struct memory_type *
+slab_cache(struct memory_type_list *mtlp, const char *name)
+{
+	struct memory_type *mtp;
+	size_t i, n;
+
+	if ((mtp = memstat_mtl_find(mtlp, ALLOCATOR_UMA, name)) != NULL)
+		return (mtp);
+	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
+	    mtp = memstat_mtl_next(mtp)) {
+		n = memstat_get_alias_count(mtp);
+		for (i = 0; i < n; i++)
+			if (strcmp(memstat_get_alias(mtp, i), name) == 0)
+				return (mtp);
+	}
+	return (NULL);
+}
+
+static void
+socket_report(const struct lines *out, const struct tool_sockstat *ss)
+{
+	uintmax_t ps = ss->pagesize;
+
+	line(out, "", "sockets in use", 1, "sockets-in-use",
+	    (uintmax_t)ss->sockets);
+	line(out, "", "TCP sockets in use (current/allocated/orphaned/"
+	    "TIME_WAIT)", 4, "tcp-in-use", (uintmax_t)ss->tcp_inuse,
+	    "tcp-allocated", (uintmax_t)ss->tcp_alloc,
+	    "tcp-orphaned", (uintmax_t)ss->tcp_orphan,
+	    "tcp-time-wait", (uintmax_t)ss->tcp_tw);
+	line(out, "", "UDP/UDP-Lite/raw sockets in use", 3,
+	    "udp-in-use", (uintmax_t)ss->udp_inuse,
+	    "udplite-in-use", (uintmax_t)ss->udplite_inuse,
+	    "raw-in-use", (uintmax_t)ss->raw_inuse);
+	line(out, "K", "bytes of socket buffer memory (TCP/UDP)", 2,
+	    "tcp-memory", (uintmax_t)ss->tcp_mem * ps / 1024,
+	    "udp-memory", (uintmax_t)ss->udp_mem * ps / 1024);
+	line(out, "", "IP fragment queues in use", 1, "fragment-queues",
+	    (uintmax_t)ss->frag_inuse);
+	line(out, "K", "bytes of IP fragment memory", 1, "fragment-memory",
+	    (uintmax_t)ss->frag_memory / 1024);
+}
+
+/*
+ * A Linux kernel's socket buffers in netstat -m's form: each sk_buff cache
+ * present as current/cache/total objects, their bytes, then the socket
+ * counts and memory of /proc/net/sockstat.  A merged cache's objects
+ * belong to all its names together, so they are shown for what they are
+ * and left out of the bytes line rather than counted as network memory.
+ */
+static void
+linux_report(struct tool_source *src, struct memory_type_list *mtlp,
+    struct tool_out *report, enum tool_style style)
+{
+	uintmax_t used, cached, size, inuse = 0, incache = 0;
+	struct memory_type *mtp;
+	struct tool_sockstat ss;
+	struct lines out;
+	char errbuf[512], key[64], note[256];
+	size_t i, shared;
+	int rc;
+
+	if (tool_source_uma(src, mtlp, MEMSTAT_LINUX_ALIASES, errbuf,
+	    sizeof(errbuf)) != 0)
+		tool_query_failed(src, "all", errbuf);
+	if ((rc = tool_source_sockstat(src, &ss, errbuf, sizeof(errbuf))) < 0)
+		errx(1, "%s", errbuf);
+	if (rc == TOOL_ABSENT)
+		warnx("%s holds no proc/net/sockstat: socket lines left out",
+		    tool_source_path(src));
+
+	tool_out_init(report, style);
+	out = report_lines(report);
+	for (i = 0; i < sizeof(skb_caches) / sizeof(skb_caches[0]); i++) {
+		if ((mtp = slab_cache(mtlp, skb_caches[i].cache)) == NULL)
+			continue;
+		used = memstat_get_count(mtp);
+		cached = memstat_get_free(mtp);
+		size = memstat_get_size(mtp);
+		shared = memstat_get_alias_count(mtp);
+		if (strcmp(memstat_get_name(mtp), skb_caches[i].cache) == 0 &&
+		    shared == 0) {
+			snprintf(note, sizeof(note), "%s in use "
+			    "(current/cache/total)", skb_caches[i].what);
+			inuse += used * size;
+			incache += cached * size;
+		} else {
+			/* Its names other than this one, the row's included. */
+			snprintf(note, sizeof(note), "objects in use "
+			    "(current/cache/total) of cache %s, which %s "
+			    "shares with %zu other names",
+			    memstat_get_name(mtp), skb_caches[i].cache,
+			    shared);
+			if (out.json != NULL) {
+				snprintf(key, sizeof(key), "%s-shared-in",
+				    skb_caches[i].key);
+				tool_json_set(out.json, key,
+				    json_object_new_string(
+				    memstat_get_name(mtp)));
+			}
+		}
+		counts_line(&out, skb_caches[i].key, note, used, cached);
+	}
+	line(&out, "K", "bytes allocated to network (current/cache/total)", 3,
+	    "bytes-in-use", inuse / 1024, "bytes-in-cache", incache / 1024,
+	    "bytes-total", (inuse + incache) / 1024);
+	if (rc == 0)
+		socket_report(&out, &ss);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct memory_type_list *mtlp;
+	struct tool_source *src;
+	struct tool_out report;
+	enum tool_style style;
+	const char *memf = NULL;
+	int ch;
+
+	if ((argc = tool_parse_libxo(argc, argv, &style)) < 0)
+		usage();
+	while ((ch = getopt(argc, argv, "hM:N:")) != -1) {
+		switch (ch) {
+		case 'M':
+			memf = optarg;
+			break;
+		case 'N':
+			/* A namelist means nothing to saved data. */
+			break;
+		case 'h':
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	src = tool_open_core(memf);
+	if ((mtlp = memstat_mtl_alloc()) == NULL)
+		err(1, "memstat_mtl_alloc");
+	if (tool_source_linux(src))
+		linux_report(src, mtlp, &report, style);
+	else
+		freebsd_report(src, mtlp, &report, style);
 	tool_out_finish(&report);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);

@@ -1,6 +1,9 @@
 /*
- * vmstat-m: FreeBSD's "vmstat -m", the malloc(9) type report, from saved
- * FreeBSD statistics.  Text and JSON are FreeBSD's newest formats.
+ * vmstat-m: FreeBSD's "vmstat -m", the malloc(9) type report, of the live
+ * kernel or of saved data.  Text and JSON are FreeBSD's newest formats.
+ * On Linux a type is an allocation site of /proc/allocinfo or, without
+ * allocation profiling, a kmalloc family; Linux counts no requests, so
+ * that column is "-" (JSON null).
  */
 #include <err.h>
 #include <errno.h>
@@ -88,6 +91,12 @@ shown(const struct memory_type *mtp)
 	return (memstat_get_numallocs(mtp) != 0 || memstat_get_count(mtp) != 0);
 }
 
+static bool
+requests_known(const struct memory_type *mtp)
+{
+	return ((memstat_get_unknown(mtp) & MEMSTAT_UNKNOWN_NUMALLOCS) == 0);
+}
+
 static uint64_t
 memuse_kib(const struct memory_type *mtp)
 {
@@ -99,6 +108,7 @@ report_text(FILE *f, struct memory_type_list *mtlp)
 {
 	struct memory_type *mtp;
 	size_t i, zones = memstat_malloc_zone_get_count();
+	char requests[TOOL_STAT_LEN];
 	bool first;
 
 	fprintf(f, "%13s %5s %6s %8s  %s\n", "Type", "InUse", "MemUse",
@@ -107,9 +117,10 @@ report_text(FILE *f, struct memory_type_list *mtlp)
 	    mtp = memstat_mtl_next(mtp)) {
 		if (!shown(mtp))
 			continue;
-		fprintf(f, "%13s %5" PRIu64 " %5" PRIu64 "K %8" PRIu64 "  ",
+		fprintf(f, "%13s %5" PRIu64 " %5" PRIu64 "K %8s  ",
 		    memstat_get_name(mtp), memstat_get_count(mtp),
-		    memuse_kib(mtp), memstat_get_numallocs(mtp));
+		    memuse_kib(mtp), tool_stat_text(requests,
+		    memstat_get_numallocs(mtp), requests_known(mtp)));
 		first = true;
 		for (i = 0; i < zones; i++) {
 			if (!memstat_malloc_zone_used(mtp, i))
@@ -142,8 +153,8 @@ report_json(struct json_object *root, struct memory_type_list *mtlp)
 		    json_object_new_string(memstat_get_name(mtp)));
 		tool_json_set(t, "in-use", tool_json_uint(memstat_get_count(mtp)));
 		tool_json_set(t, "memory-use", tool_json_uint(memuse_kib(mtp)));
-		tool_json_set(t, "requests",
-		    tool_json_uint(memstat_get_numallocs(mtp)));
+		tool_json_stat(t, "requests", memstat_get_numallocs(mtp),
+		    requests_known(mtp));
 		sizes = NULL;
 		for (i = 0; i < zones; i++) {
 			if (!memstat_malloc_zone_used(mtp, i))
@@ -195,18 +206,21 @@ main(int argc, char *argv[])
 		usage();
 
 	src = tool_open_core(memf);
-	if (zone_sizes != NULL)
+	/* Linux's size classes come with its data, from the cache names. */
+	if (tool_source_linux(src))
+		;
+	else if (zone_sizes != NULL)
 		zone_sizes_option(zone_sizes);
 	else
 		capture_zone_sizes(src);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
-	rc = tool_source_malloc(src, mtlp, errbuf, sizeof(errbuf));
+	rc = tool_source_malloc(src, mtlp, 0, errbuf, sizeof(errbuf));
 	if (rc == TOOL_ABSENT)
 		errx(1, "memstat_kvm_malloc: %s holds no malloc statistics",
 		    memf);
 	if (rc != 0)
-		errx(1, "memstat_kvm_malloc: %s", errbuf);
+		tool_query_failed(src, "malloc", errbuf);
 
 	tool_out_init(&out, style);
 	if (style == STYLE_TEXT)
