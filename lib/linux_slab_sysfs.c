@@ -47,6 +47,26 @@ read_stat(int slabfd, const char *cache, const char *file, uint64_t *v)
 	return (ok);
 }
 
+/*
+ * Whether the kernel keeps SLUB_STATS: asked of kmem_cache (every SLUB
+ * kernel has that cache, unmerged) or, failing that, the first row.
+ */
+static bool
+have_stats(int rootfd, const struct slabinfo *si)
+{
+	const char *probe[] = { "kmem_cache",
+	    si->nrows != 0 ? si->rows[0].name : "" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+		if (component_ok(probe[i]) &&
+		    (size_t)snprintf(path, sizeof(path),
+		    "%s/%s/alloc_fastpath", SLAB_DIR, probe[i]) < sizeof(path) &&
+		    faccessat(rootfd, path, F_OK, 0) == 0)
+			return (true);
+	return (false);
+}
+
 void
 _memstat_slab_stats(int rootfd, struct slabinfo *si)
 {
@@ -54,16 +74,10 @@ _memstat_slab_stats(int rootfd, struct slabinfo *si)
 	static const char *const frees[] = { "free_fastpath", "free_slowpath" };
 	struct slab_row *r;
 	uint64_t a[2], f[2];
-	char path[PATH_MAX];
 	int slabfd;
 
-	if (si->nrows == 0 || !component_ok(si->rows[0].name) ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s/%s", SLAB_DIR,
-	    si->rows[0].name, allocs[0]) >= sizeof(path) ||
-	    faccessat(rootfd, path, F_OK, 0) != 0)
-		return;
-	if ((slabfd = openat(rootfd, SLAB_DIR, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1)
+	if (!have_stats(rootfd, si) || (slabfd = openat(rootfd, SLAB_DIR,
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return;
 	for (size_t i = 0; i < si->nrows; i++) {
 		r = &si->rows[i];

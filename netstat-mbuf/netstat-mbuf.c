@@ -385,6 +385,7 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 	struct lines out;
 	char errbuf[512], key[64], note[256];
 	size_t i, shared;
+	bool row_is_cache;
 	int rc;
 
 	if (tool_source_uma(src, mtlp, MEMSTAT_LINUX_ALIASES, errbuf,
@@ -405,19 +406,24 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 		cached = memstat_get_free(mtp);
 		size = memstat_get_size(mtp);
 		shared = memstat_get_alias_count(mtp);
-		if (strcmp(memstat_get_name(mtp), skb_caches[i].cache) == 0 &&
-		    shared == 0) {
+		row_is_cache = strcmp(memstat_get_name(mtp),
+		    skb_caches[i].cache) == 0;
+		if (row_is_cache && shared == 0) {
 			snprintf(note, sizeof(note), "%s in use "
 			    "(current/cache/total)", skb_caches[i].what);
 			inuse += used * size;
 			incache += cached * size;
 		} else {
-			/* Its names other than this one, the row's included. */
+			/*
+			 * The cache's other names: its aliases, less this
+			 * one, plus the row's own name; as many either way.
+			 */
 			snprintf(note, sizeof(note), "objects in use "
-			    "(current/cache/total) of cache %s, which %s "
-			    "shares with %zu other names",
-			    memstat_get_name(mtp), skb_caches[i].cache,
-			    shared);
+			    "(current/cache/total) of %s, merged with %zu "
+			    "other cache%s%s%s", skb_caches[i].cache, shared,
+			    shared == 1 ? "" : "s",
+			    row_is_cache ? "" : " under ",
+			    row_is_cache ? "" : memstat_get_name(mtp));
 			if (out.json != NULL) {
 				snprintf(key, sizeof(key), "%s-shared-in",
 				    skb_caches[i].key);

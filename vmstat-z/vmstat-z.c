@@ -28,10 +28,19 @@ known(const struct memory_type *mtp, uint32_t what)
 	return ((memstat_get_unknown(mtp) & what) == 0);
 }
 
+/* What "%-20s" would add after name and its colon. */
+static int
+pad(const char *name)
+{
+	size_t len = strlen(name) + 1;
+
+	return (len >= 20 ? 0 : (int)(20 - len));
+}
+
 static void
 report_text(FILE *f, struct memory_type_list *mtlp, bool aliases)
 {
-	char name[MEMTYPE_MAXNAME + 1], limit[TOOL_STAT_LEN],
+	char limit[TOOL_STAT_LEN],
 	    req[TOOL_STAT_LEN], fail[TOOL_STAT_LEN], sleep[TOOL_STAT_LEN],
 	    xdomain[TOOL_STAT_LEN];
 	struct memory_type *mtp;
@@ -42,10 +51,13 @@ report_text(FILE *f, struct memory_type_list *mtlp, bool aliases)
 	    aliases ? " ALIASES" : "");
 	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
 	    mtp = memstat_mtl_next(mtp)) {
-		/* As FreeBSD: at most 31 bytes of name, then the colon. */
-		snprintf(name, sizeof(name), "%.31s:", memstat_get_name(mtp));
-		fprintf(f, "%-20s %6" PRIu64 ", %6s,%8" PRIu64 ",%8" PRIu64
-		    ",%8s,%4s,%4s,%4s", name, memstat_get_size(mtp),
+		/*
+		 * The name and its colon in 20 columns or more, as FreeBSD
+		 * (whose names have at most 31 bytes; Linux's can be longer).
+		 */
+		fprintf(f, "%s:%*s %6" PRIu64 ", %6s,%8" PRIu64 ",%8" PRIu64
+		    ",%8s,%4s,%4s,%4s", memstat_get_name(mtp),
+		    pad(memstat_get_name(mtp)), "", memstat_get_size(mtp),
 		    tool_stat_text(limit, memstat_get_countlimit(mtp),
 		    known(mtp, MEMSTAT_UNKNOWN_LIMIT)),
 		    memstat_get_count(mtp), memstat_get_free(mtp),
