@@ -40,7 +40,7 @@ TOOLS	  = vmstat-z/vmstat-z vmstat-m/vmstat-m netstat-mbuf/netstat-mbuf
 
 STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
-UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma \
+UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_stream_malloc tests/test_malloc_zones
 BENCHES	   = bench/bench_stream
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
