@@ -1,0 +1,111 @@
+/*
+ * bench_live.c: the live Linux report against the peer tools that read
+ * the same /proc/slabinfo: procps "vmstat -m" and "slabtop -o".  Whole
+ * commands, started as a user starts them (fork, exec, output to
+ * /dev/null), run in interleaved rounds so that a busy moment of the
+ * machine hits all of them alike; the figure is the median of each, and
+ * the ratios are of medians.
+ *
+ *	bench/bench_live ROUNDS VMSTAT_Z
+ */
+#include <sys/wait.h>
+
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct cmd {
+	const char	*label;
+	char		*argv[4];
+	double		*ms;
+};
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
+}
+
+static double
+run(char *const argv[])
+{
+	double t0 = now_ms();
+	int status, fd;
+	pid_t pid;
+
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		if ((fd = open("/dev/null", O_WRONLY)) == -1 ||
+		    dup2(fd, 1) == -1)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) == -1)
+		err(1, "waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		errx(1, "%s failed (status %d)", argv[0], status);
+	return (now_ms() - t0);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct cmd cmds[] = {
+		{ "vmstat-z", { argv[2], NULL }, NULL },
+		{ "vmstat-z -a", { argv[2], "-a", NULL }, NULL },
+		{ "procps vmstat -m", { "vmstat", "-m", NULL }, NULL },
+		{ "procps slabtop -o", { "slabtop", "-o", NULL }, NULL },
+	};
+	const int ncmds = sizeof(cmds) / sizeof(cmds[0]);
+	double med[sizeof(cmds) / sizeof(cmds[0])];
+	int rounds, r, i;
+
+	if (argc != 3 || (rounds = atoi(argv[1])) < 1)
+		errx(1, "usage: bench_live ROUNDS VMSTAT_Z");
+	for (i = 0; i < ncmds; i++) {
+		if ((cmds[i].ms = calloc((size_t)rounds, sizeof(double))) == NULL)
+			err(1, "calloc");
+		run(cmds[i].argv);	/* warm the page cache */
+	}
+	/* Each round starts with the next command: none always goes first. */
+	for (r = 0; r < rounds; r++)
+		for (int k = 0; k < ncmds; k++) {
+			i = (k + r) % ncmds;
+			cmds[i].ms[r] = run(cmds[i].argv);
+		}
+	for (i = 0; i < ncmds; i++)
+		med[i] = median(cmds[i].ms, rounds);
+
+	printf("Live /proc/slabinfo reports, %d interleaved rounds, median "
+	    "wall time per command (fork+exec+exit):\n", rounds);
+	for (i = 0; i < ncmds; i++)
+		printf("  %-20s %7.3f ms\n", cmds[i].label, med[i]);
+	printf("  vmstat-z / procps vmstat -m   %.2f\n", med[0] / med[2]);
+	printf("  vmstat-z / procps slabtop -o  %.2f\n", med[0] / med[3]);
+	printf("  vmstat-z -a / vmstat-z       %.2f\n", med[1] / med[0]);
+	return (0);
+}
