@@ -285,7 +285,8 @@ group_links(struct slab_aliases *sa, const struct row_index *ri,
 {
 	size_t i, j, k, row;
 
-	qsort(links, nlinks, sizeof(*links), cmp_link);
+	if (nlinks != 0)
+		qsort(links, nlinks, sizeof(*links), cmp_link);
 	if ((sa->pairs = calloc(nlinks + 1, sizeof(*sa->pairs))) == NULL)
 		return (MEMSTAT_ERROR_NOMEMORY);
 	for (i = 0; i < nlinks; i = j) {
