@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "median.h"
+
 struct cmd {
 	const char	*label;
 	char		*argv[4];
@@ -54,21 +56,6 @@ run(char *const argv[])
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		errx(1, "%s failed (status %d)", argv[0], status);
 	return (now_ms() - t0);
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
 }
 
 int

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "median.h"
+
 #include "memstat.h"
 #include "streambuild.h"
 
@@ -32,21 +34,6 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return (v[n / 2]);
 }
 
 /* A stream of distinct zones with varied, non-zero numbers. */
