@@ -228,8 +228,9 @@ find_size(const int *sizes, size_t n, uint64_t size)
 	return (-1);
 }
 
-static int
-malloc_from_slabinfo(struct memory_type_list *list, struct slabinfo *si)
+int
+_memstat_kmalloc_families(struct memory_type_list *list,
+    const struct slabinfo *si)
 {
 	struct family fam[MAX_FAMILIES], *f;
 	int sizes[MEMSTAT_MALLOC_ZONE_MAX], rank, zi;
@@ -336,7 +337,7 @@ memstat_linux_malloc(struct memory_type_list *list, const char *root,
 	close(rootfd);
 	if (error != 0)
 		return (_memstat_mtl_fail(list, error));
-	rc = malloc_from_slabinfo(list, &si);
+	rc = _memstat_kmalloc_families(list, &si);
 	_memstat_slabinfo_free(&si);
 	return (rc);
 }

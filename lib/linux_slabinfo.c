@@ -185,13 +185,36 @@ slab_fill(struct memory_type *mtp, const struct slab_row *r)
 }
 
 int
+_memstat_slab_fill(struct memory_type_list *list, const struct slabinfo *si,
+    const struct slab_aliases *sa)
+{
+	struct memory_type *mtp;
+	size_t i;
+
+	/*
+	 * Entries go in at the head, so walk the rows backwards for the list
+	 * to read in /proc/slabinfo's order.
+	 */
+	_memstat_mtl_begin_pass(list);
+	for (i = si->nrows; i-- > 0;) {
+		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, si->rows[i].name,
+		    0);
+		if (mtp == NULL ||
+		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0))
+			return (_memstat_mtl_fail_empty(list,
+			    MEMSTAT_ERROR_NOMEMORY));
+		slab_fill(mtp, &si->rows[i]);
+	}
+	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
+	return (0);
+}
+
+int
 memstat_linux_uma(struct memory_type_list *list, const char *root, int flags)
 {
 	struct slab_aliases *sa = NULL;
-	struct memory_type *mtp;
 	struct slabinfo si;
-	size_t i;
-	int rootfd, error;
+	int rootfd, error, rc;
 
 	if ((rootfd = _memstat_linux_open(root)) == -1)
 		return (_memstat_mtl_fail(list, _memstat_linux_error(errno)));
@@ -206,26 +229,9 @@ memstat_linux_uma(struct memory_type_list *list, const char *root, int flags)
 		_memstat_slabinfo_free(&si);
 		return (_memstat_mtl_fail(list, error));
 	}
-
-	/*
-	 * Everything is read and checked: only memory can fail from here.
-	 * Entries go in at the head, so walk the file backwards for the list
-	 * to read in /proc/slabinfo's order.
-	 */
-	_memstat_mtl_begin_pass(list);
-	for (i = si.nrows; i-- > 0;) {
-		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, si.rows[i].name, 0);
-		if (mtp == NULL ||
-		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0)) {
-			error = MEMSTAT_ERROR_NOMEMORY;
-			break;
-		}
-		slab_fill(mtp, &si.rows[i]);
-	}
+	/* Everything is read and checked: only memory can fail from here. */
+	rc = _memstat_slab_fill(list, &si, sa);
 	_memstat_slab_aliases_free(sa);
 	_memstat_slabinfo_free(&si);
-	if (error != 0)
-		return (_memstat_mtl_fail_empty(list, error));
-	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
-	return (0);
+	return (rc);
 }

@@ -30,7 +30,7 @@ int	_memstat_linux_error(int errnum);
 
 /* One row of /proc/slabinfo: one real kmem_cache. */
 struct slab_row {
-	const char	*name;		/* points into the file's buffer */
+	const char	*name;		/* into the file's buffer, or the dump's names */
 	uint64_t	 active;	/* active_objs */
 	uint64_t	 objects;	/* num_objs */
 	uint64_t	 objsize;	/* s->size: the slot, with metadata */
@@ -72,6 +72,16 @@ int	_memstat_slab_aliases_read(int rootfd, const struct slabinfo *si,
 int	_memstat_slab_aliases_apply(const struct slab_aliases *sa, size_t row,
 	    struct memory_type *mtp);
 void	_memstat_slab_aliases_free(struct slab_aliases *sa);
+
+/*
+ * Fill a list with one UMA entry per row (aliases from sa, if not NULL),
+ * or with one malloc entry per kmalloc family of the rows: 0, or -1 with
+ * the list's error set.  Shared by the live tree and core images.
+ */
+int	_memstat_slab_fill(struct memory_type_list *list,
+	    const struct slabinfo *si, const struct slab_aliases *sa);
+int	_memstat_kmalloc_families(struct memory_type_list *list,
+	    const struct slabinfo *si);
 
 /* Parse a decimal u64 at *p, moving *p past it: false on none or overflow. */
 bool	_memstat_linux_u64(const char **p, uint64_t *v);
