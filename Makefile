@@ -14,9 +14,12 @@ BSD_LIBS   = $(shell pkg-config --libs libbsd-overlay)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 JSON_CFLAGS = $(shell pkg-config --cflags json-c)
 JSON_LIBS   = $(shell pkg-config --libs json-c)
+# Core images: libkdumpfile reads dumps, libbpf parses their BTF.
+KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
+KVM_LIBS   = $(shell pkg-config --libs libkdumpfile libbpf)
 
 WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib
 
 ifeq ($(SANITIZE),1)
 CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -27,10 +30,12 @@ LIB	 = lib/libmemstat.a
 LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_decode.c \
 	   lib/linux_tree.c lib/linux_slabinfo.c lib/linux_slab_sysfs.c \
 	   lib/linux_malloc.c lib/linux_live.c \
+	   lib/kvm_open.c lib/kvm_flat.c lib/kvm_symbols.c lib/kvm_btf.c \
+	   lib/kvm_slub.c \
 	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)
 LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h \
-	   lib/linux_tree.h \
+	   lib/linux_tree.h lib/kvm_internal.h \
 	   lib/memstat_tool.h
 
 # What the tools share; not installed.
@@ -71,7 +76,7 @@ $(TOOL_LIB): $(TOOL_OBJS)
 
 $(TOOLS): %: %.c $(TOOL_LIB) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) $(LDFLAGS) \
-	    $(BSD_LIBS) $(JSON_LIBS)
+	    $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
 
 $(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
 		tests/support/mtprint.h tests/support/testlib.h
@@ -84,15 +89,15 @@ $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 
 $(MTDUMP): tests/mtdump.c $(TOOL_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
-	    $(LIB) $(LDFLAGS) $(BSD_LIBS)
+	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) \
-	    $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS)
+	    $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS) $(KVM_LIBS)
 
 bench/bench_%: bench/bench_%.c bench/median.o tests/support/streambuild.o $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< bench/median.o tests/support/streambuild.o \
-	    $(LIB) $(LDFLAGS) $(BSD_LIBS)
+	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 # This machine's zones: its slab caches (reading them takes root).
 run: all

@@ -84,6 +84,23 @@ int	memstat_linux_uma(struct memory_type_list *list, const char *root,
 int	memstat_linux_malloc(struct memory_type_list *list, const char *root,
 	    int flags);
 
+/*
+ * Kernel core images (Linux vmcores: ELF, kdump-compressed, makedumpfile's
+ * flattened stream), with FreeBSD's kvm-style handle.  system (-N) may be
+ * NULL (symbols and types come from the dump), a System.map, a vmlinux,
+ * or a raw BTF file.  On failure memstat_kvm_open() returns NULL with a
+ * message in errbuf (MEMSTAT_KVM_ERRLEN bytes); after a failed query,
+ * memstat_kvm_geterr() says what the dump lacked.
+ */
+#define MEMSTAT_KVM_ERRLEN	512
+
+void	*memstat_kvm_open(const char *core, const char *system, char *errbuf);
+int	 memstat_kvm_close(void *kvm_handle);
+const char *memstat_kvm_geterr(void *kvm_handle);
+int	memstat_kvm_all(struct memory_type_list *list, void *kvm_handle);
+int	memstat_kvm_uma(struct memory_type_list *list, void *kvm_handle);
+int	memstat_kvm_malloc(struct memory_type_list *list, void *kvm_handle);
+
 /* Accessors.  They never fail; an out-of-range cpu or index reads as 0. */
 const char	*memstat_get_name(const struct memory_type *mtp);
 int		 memstat_get_allocator(const struct memory_type *mtp);
