@@ -20,7 +20,8 @@
 
 /*
  * What a tool reads.  No -M: the live kernel.  -M names, detected by
- * content: a single FreeBSD stream file (zone or malloc statistics, told
+ * content: a Linux kernel core image (ELF core, kdump-compressed or
+ * flattened), a single FreeBSD stream file (zone or malloc statistics, told
  * apart by their exact lengths), a saved Linux tree (a directory holding
  * proc/slabinfo), or a FreeBSD capture directory holding one file per
  * sysctl, named by its OID.
@@ -31,10 +32,13 @@ struct tool_source;
 struct tool_source	*tool_source_open(const char *path, char *err,
 			    size_t errlen);
 /*
- * What a tool does with its -M argument: open it, or exit 1 with one line
- * on stderr.  No -M is the live kernel: Linux's, on Linux.
+ * What a tool does with its -M and -N arguments: open them, or exit 1 with
+ * one line on stderr.  No -M is the live kernel: Linux's, on Linux.  -N
+ * matters only for a core image (a System.map, vmlinux or BTF file).
  */
-struct tool_source	*tool_open_core(const char *memf);
+struct tool_source	*tool_open_core(const char *memf, const char *nlistf);
+/* A core image: its report has no lines from /proc files. */
+bool	tool_source_is_core(const struct tool_source *src);
 void			 tool_source_close(struct tool_source *src);
 const char		*tool_source_path(const struct tool_source *src);
 

@@ -34,6 +34,7 @@ enum source_kind {
 	SOURCE_FREEBSD_DIR,
 	SOURCE_LINUX_LIVE,
 	SOURCE_LINUX_TREE,
+	SOURCE_LINUX_CORE,
 };
 
 struct tool_source {
@@ -42,6 +43,7 @@ struct tool_source {
 	int		 dirfd;
 	bool		 swapped;	/* a capture in the other byte order */
 	int		 error;		/* MEMSTAT_ERROR_* of a failed query */
+	void		*kvm;		/* SOURCE_LINUX_CORE: the dump */
 	struct blob	 file;		/* the stream, when path is a file */
 };
 
@@ -146,6 +148,24 @@ capture_swapped(int dirfd)
 	return (false);
 }
 
+/*
+ * Whether fd holds a kernel core image: an ELF core (/proc/vmcore, QEMU's
+ * dump-guest-memory), a kdump-compressed file, or makedumpfile's
+ * flattened stream.  Only the first bytes are read: a dump is big.
+ */
+static bool
+is_core(int fd)
+{
+	unsigned char m[20];
+
+	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m))
+		return (false);
+	return ((memcmp(m, "\177ELF", 4) == 0 && m[16] == 4 && m[17] == 0) ||
+	    (memcmp(m, "\177ELF", 4) == 0 && m[16] == 0 && m[17] == 4) ||
+	    memcmp(m, "KDUMP   ", 8) == 0 || memcmp(m, "DISKDUMP", 8) == 0 ||
+	    memcmp(m, "makedumpfile\0", 13) == 0);
+}
+
 struct tool_source *
 tool_source_open(const char *path, char *err, size_t errlen)
 {
@@ -173,6 +193,10 @@ tool_source_open(const char *path, char *err, size_t errlen)
 			src->swapped = capture_swapped(fd);
 		}
 		return (src);
+	} else if (is_core(fd)) {
+		close(fd);
+		src->kind = SOURCE_LINUX_CORE;
+		return (src);
 	} else
 		error = blob_read(fd, &src->file);
 	if (fd != -1)
@@ -186,10 +210,10 @@ tool_source_open(const char *path, char *err, size_t errlen)
 }
 
 struct tool_source *
-tool_open_core(const char *memf)
+tool_open_core(const char *memf, const char *nlistf)
 {
+	char errbuf[MEMSTAT_KVM_ERRLEN];
 	struct tool_source *src;
-	char errbuf[512];
 
 	if (memf == NULL) {
 #ifdef __linux__
@@ -208,6 +232,9 @@ tool_open_core(const char *memf)
 	}
 	if ((src = tool_source_open(memf, errbuf, sizeof(errbuf))) == NULL)
 		errx(1, "kvm_openfiles: %s", errbuf);
+	if (src->kind == SOURCE_LINUX_CORE &&
+	    (src->kvm = memstat_kvm_open(memf, nlistf, errbuf)) == NULL)
+		errx(1, "kvm_openfiles: %s: %s", memf, errbuf);
 	return (src);
 }
 
@@ -218,6 +245,7 @@ tool_source_close(struct tool_source *src)
 		return;
 	if (src->dirfd != -1)
 		close(src->dirfd);
+	memstat_kvm_close(src->kvm);
 	blob_free(&src->file);
 	free(src->path);
 	free(src);
@@ -289,7 +317,33 @@ bool
 tool_source_linux(const struct tool_source *src)
 {
 	return (src->kind == SOURCE_LINUX_LIVE ||
-	    src->kind == SOURCE_LINUX_TREE);
+	    src->kind == SOURCE_LINUX_TREE || src->kind == SOURCE_LINUX_CORE);
+}
+
+/*
+ * A core image's error: the reader's own words for a KVM error, as
+ * FreeBSD's tools print kvm_geterr(); otherwise the error and what the
+ * dump lacked.
+ */
+static int
+core_failed(struct tool_source *src, struct memory_type_list *list,
+    char *err, size_t errlen)
+{
+	src->error = memstat_mtl_geterror(list);
+	if (src->error == MEMSTAT_ERROR_KVM)
+		snprintf(err, errlen, "%s", memstat_kvm_geterr(src->kvm));
+	else if (src->error == MEMSTAT_ERROR_NOMEMORY)
+		snprintf(err, errlen, "%s", memstat_strerror(src->error));
+	else
+		snprintf(err, errlen, "%s: %s", memstat_strerror(src->error),
+		    memstat_kvm_geterr(src->kvm));
+	return (-1);
+}
+
+bool
+tool_source_is_core(const struct tool_source *src)
+{
+	return (src->kind == SOURCE_LINUX_CORE);
 }
 
 const char *
@@ -319,6 +373,9 @@ int
 tool_source_uma(struct tool_source *src, struct memory_type_list *list,
     int flags, char *err, size_t errlen)
 {
+	if (src->kind == SOURCE_LINUX_CORE)
+		return (memstat_kvm_uma(list, src->kvm) == 0 ? 0 :
+		    core_failed(src, list, err, errlen));
 	if (tool_source_linux(src)) {
 		if (memstat_linux_uma(list, src->path, flags) == 0)
 			return (0);
@@ -332,6 +389,9 @@ int
 tool_source_malloc(struct tool_source *src, struct memory_type_list *list,
     int flags, char *err, size_t errlen)
 {
+	if (src->kind == SOURCE_LINUX_CORE)
+		return (memstat_kvm_malloc(list, src->kvm) == 0 ? 0 :
+		    core_failed(src, list, err, errlen));
 	if (tool_source_linux(src)) {
 		if (memstat_linux_malloc(list, src->path, flags) == 0)
 			return (0);
@@ -353,7 +413,7 @@ tool_source_text(struct tool_source *src, const char *file, char **bufp,
 	int fd, error;
 
 	*bufp = NULL;
-	if (!tool_source_linux(src))
+	if (src->kind != SOURCE_LINUX_LIVE && src->kind != SOURCE_LINUX_TREE)
 		return (TOOL_ABSENT);
 	if ((fd = openat(src->dirfd, file, O_RDONLY | O_CLOEXEC)) == -1) {
 		if (errno == ENOENT)

@@ -393,7 +393,8 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 		tool_query_failed(src, "all", errbuf);
 	if ((rc = tool_source_sockstat(src, &ss, errbuf, sizeof(errbuf))) < 0)
 		errx(1, "%s", errbuf);
-	if (rc == TOOL_ABSENT)
+	/* A core image has no /proc files: its report has no socket lines. */
+	if (rc == TOOL_ABSENT && !tool_source_is_core(src))
 		warnx("%s holds no proc/net/sockstat: socket lines left out",
 		    tool_source_path(src));
 
@@ -448,7 +449,7 @@ main(int argc, char *argv[])
 	struct tool_source *src;
 	struct tool_out report;
 	enum tool_style style;
-	const char *memf = NULL;
+	const char *memf = NULL, *nlistf = NULL;
 	int ch;
 
 	if ((argc = tool_parse_libxo(argc, argv, &style)) < 0)
@@ -459,7 +460,7 @@ main(int argc, char *argv[])
 			memf = optarg;
 			break;
 		case 'N':
-			/* A namelist means nothing to saved data. */
+			nlistf = optarg;
 			break;
 		case 'h':
 		default:
@@ -469,7 +470,7 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	src = tool_open_core(memf);
+	src = tool_open_core(memf, nlistf);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	if (tool_source_linux(src))

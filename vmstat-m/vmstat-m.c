@@ -179,7 +179,7 @@ main(int argc, char *argv[])
 	struct tool_source *src;
 	struct tool_out out;
 	enum tool_style style;
-	const char *memf = NULL, *zone_sizes = NULL;
+	const char *memf = NULL, *nlistf = NULL, *zone_sizes = NULL;
 	char errbuf[512];
 	int ch, rc;
 
@@ -192,7 +192,7 @@ main(int argc, char *argv[])
 			memf = optarg;
 			break;
 		case 'N':
-			/* A namelist means nothing to saved FreeBSD data. */
+			nlistf = optarg;
 			break;
 		case 'Z':
 			zone_sizes = optarg;
@@ -205,7 +205,7 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	src = tool_open_core(memf);
+	src = tool_open_core(memf, nlistf);
 	/* Linux's size classes come with its data, from the cache names. */
 	if (tool_source_linux(src))
 		;

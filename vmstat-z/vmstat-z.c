@@ -125,7 +125,7 @@ main(int argc, char *argv[])
 	struct tool_source *src;
 	struct tool_out out;
 	enum tool_style style;
-	const char *memf = NULL;
+	const char *memf = NULL, *nlistf = NULL;
 	bool aflag = false, linux_json;
 	char errbuf[512];
 	int ch, rc;
@@ -141,7 +141,7 @@ main(int argc, char *argv[])
 			memf = optarg;
 			break;
 		case 'N':
-			/* A namelist means nothing to saved FreeBSD data. */
+			nlistf = optarg;
 			break;
 		case 'h':
 		default:
@@ -151,7 +151,7 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	src = tool_open_core(memf);
+	src = tool_open_core(memf, nlistf);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	/*
