@@ -302,10 +302,14 @@ symtab_load(struct memstat_kvm *kvm)
 			    kvm->system, strerror(errno));
 			rc = -1;
 		} else {
-			/* A BTF or ELF file has types, not a System.map. */
-			if (fread(magic, 1, 4, f) == 4 &&
-			    !(magic[0] == 0x9f && magic[1] == 0xeb) &&
-			    memcmp(magic, "\177ELF", 4) != 0) {
+			/*
+			 * A BTF file or a vmlinux gives types (kvm_btf.c);
+			 * the symbols still come from the dump.  Anything
+			 * else must be a System.map.
+			 */
+			if (fread(magic, 1, 4, f) != 4 ||
+			    (!(magic[0] == 0x9f && magic[1] == 0xeb) &&
+			    memcmp(magic, "\177ELF", 4) != 0)) {
 				rewind(f);
 				rc = system_map_load(kvm, f, st);
 			}
