@@ -14,9 +14,11 @@ BSD_LIBS   = $(shell pkg-config --libs libbsd-overlay)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 JSON_CFLAGS = $(shell pkg-config --cflags json-c)
 JSON_LIBS   = $(shell pkg-config --libs json-c)
-# Core images: libkdumpfile reads dumps, libbpf parses their BTF.
+# Core images: libkdumpfile reads dumps (loaded on first use: see
+# lib/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
+# same reason: a report that reads no dump should not load it).
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
-KVM_LIBS   = $(shell pkg-config --libs libkdumpfile libbpf)
+KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -Wl,-Bdynamic -ldl
 
 WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib
@@ -31,11 +33,11 @@ LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_decode.c \
 	   lib/linux_tree.c lib/linux_slabinfo.c lib/linux_slab_sysfs.c \
 	   lib/linux_malloc.c lib/linux_live.c \
 	   lib/kvm_open.c lib/kvm_flat.c lib/kvm_symbols.c lib/kvm_btf.c \
-	   lib/kvm_slub.c \
+	   lib/kvm_slub.c lib/kvm_kdumpfile.c \
 	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)
 LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h \
-	   lib/linux_tree.h lib/kvm_internal.h \
+	   lib/linux_tree.h lib/kvm_internal.h lib/kvm_kdumpfile.h \
 	   lib/memstat_tool.h
 
 # What the tools share; not installed.
@@ -47,7 +49,7 @@ STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_stream_malloc tests/test_malloc_zones
-BENCHES	   = bench/bench_stream bench/bench_live
+BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
 	       tests/support/mtprint.o
 TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
@@ -136,3 +138,4 @@ clean:
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc
+.SECONDARY: bench/median.o

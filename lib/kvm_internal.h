@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <libkdumpfile/kdumpfile.h>
+#include "kvm_kdumpfile.h"
 
 #include "memstat_internal.h"
 

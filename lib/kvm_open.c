@@ -92,6 +92,10 @@ kvm_attach(struct memstat_kvm *kvm, int fd)
 	const char *arch;
 	char *line;
 
+	if (_memstat_kdumpfile_load(kvm->err, sizeof(kvm->err)) != 0) {
+		kvm->error = MEMSTAT_ERROR_KVM;
+		return (-1);
+	}
 	if ((kvm->ctx = kdump_new()) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
