@@ -48,6 +48,7 @@ TOOLS	  = vmstat-z/vmstat-z vmstat-m/vmstat-m netstat-mbuf/netstat-mbuf
 STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
+	     tests/test_kvm \
 	     tests/test_stream_malloc tests/test_malloc_zones
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
@@ -122,8 +123,8 @@ fixtures: $(STREAMTEXT) all
 
 # Rewrite the expected accessor values from the current library: review
 # the diff before committing it.
-fixtures-expect: $(MTDUMP) fixtures
-	@sh fixtures/tools/regen --expect
+fixtures-expect: $(MTDUMP) $(STREAMTEXT)
+	@sh fixtures/tools/regen && sh fixtures/tools/regen --expect
 
 install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' libmemstat.pc.in > libmemstat.pc

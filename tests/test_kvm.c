@@ -1,0 +1,177 @@
+/*
+ * test_kvm.c: the core-image API: memstat_kvm_open/close/geterr and the
+ * queries over real (minimized) dumps of a Debian 12 guest, checked
+ * against the guest's own /proc/slabinfo; failures change nothing.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+#define DIR6	"fixtures/vmcore/debian12-6.1/"
+
+struct row {
+	char		name[128];
+	unsigned long	active, total, size;
+};
+
+static size_t
+guest_rows(struct row *rows, size_t max)
+{
+	char line[512];
+	size_t n = 0;
+	FILE *f;
+
+	assert_non_null(f = fopen(DIR6 "slabinfo.guest", "r"));
+	while (fgets(line, sizeof(line), f) != NULL && n < max)
+		if (sscanf(line, "%127s %lu %lu %lu", rows[n].name,
+		    &rows[n].active, &rows[n].total, &rows[n].size) == 4)
+			n++;
+	fclose(f);
+	return (n);
+}
+
+static void
+assert_matches_guest(struct memory_type_list *list)
+{
+	static struct row rows[1024];
+	struct memory_type *m = memstat_mtl_first(list);
+	size_t n = guest_rows(rows, 1024), i;
+
+	assert_true(n > 100);
+	for (i = 0; i < n; i++, m = memstat_mtl_next(m)) {
+		assert_non_null(m);
+		assert_string_equal(memstat_get_name(m), rows[i].name);
+		assert_int_equal(memstat_get_count(m), rows[i].active);
+		assert_int_equal(memstat_get_count(m) + memstat_get_free(m),
+		    rows[i].total);
+		assert_int_equal(memstat_get_size(m), rows[i].size);
+		assert_true(memstat_get_unknown(m) & MEMSTAT_UNKNOWN_NUMALLOCS);
+	}
+	assert_null(m);
+}
+
+static void
+test_formats(void **state)
+{
+	static const char *dumps[] = { DIR6 "vmcore.elf", DIR6 "vmcore.kdump",
+	    DIR6 "vmcore.flat" };
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memory_type_list *list;
+	void *kvm;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		kvm = memstat_kvm_open(dumps[i], NULL, errbuf);
+		assert_non_null(kvm);
+		list = memstat_mtl_alloc();
+		assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+		assert_int_equal(memstat_mtl_geterror(list),
+		    MEMSTAT_ERROR_UNDEFINED);
+		assert_matches_guest(list);
+		/* A refresh from the same dump gives the same list. */
+		assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+		assert_matches_guest(list);
+		memstat_mtl_free(list);
+		assert_int_equal(memstat_kvm_close(kvm), 0);
+	}
+}
+
+static void
+test_all(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memory_type_list *list = memstat_mtl_alloc();
+	void *kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL, errbuf);
+
+	(void)state;
+	assert_non_null(kvm);
+	assert_int_equal(memstat_kvm_all(list, kvm), 0);
+	assert_non_null(memstat_mtl_find(list, ALLOCATOR_MALLOC, "kmalloc"));
+	assert_non_null(memstat_mtl_find(list, ALLOCATOR_UMA, "kmalloc-64"));
+	memstat_mtl_free(list);
+	memstat_kvm_close(kvm);
+	memstat_malloc_zone_set_sizes(NULL, 0);
+}
+
+static void
+test_open_errors(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+
+	(void)state;
+	assert_null(memstat_kvm_open("/nonexistent/vmcore", NULL, errbuf));
+	assert_non_null(strstr(errbuf, "No such file or directory"));
+	assert_null(memstat_kvm_open(DIR6 "slabinfo.guest", NULL, errbuf));
+	assert_true(strlen(errbuf) > 0);
+	assert_int_equal(memstat_kvm_close(NULL), 0);
+}
+
+/* A dump cut short: the query fails, and the list keeps what it had. */
+static void
+test_truncated(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/memstat-cut-XXXXXX";
+	struct memory_type_list *list = memstat_mtl_alloc();
+	static char buf[3000000];
+	void *kvm;
+	int in, out;
+
+	(void)state;
+	kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL, errbuf);
+	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+	memstat_kvm_close(kvm);
+
+	assert_true((in = open(DIR6 "vmcore.elf", O_RDONLY)) >= 0);
+	assert_true((out = mkstemp(path)) >= 0);
+	assert_int_equal(read(in, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	assert_int_equal(write(out, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	close(in);
+	close(out);
+	kvm = memstat_kvm_open(path, NULL, errbuf);
+	assert_non_null(kvm);
+	assert_int_equal(memstat_kvm_uma(list, kvm), -1);
+	assert_true(memstat_mtl_geterror(list) == MEMSTAT_ERROR_KVM ||
+	    memstat_mtl_geterror(list) == MEMSTAT_ERROR_KVM_SHORTREAD);
+	assert_non_null(strstr(memstat_kvm_geterr(kvm), "0x"));
+	assert_matches_guest(list);
+	memstat_kvm_close(kvm);
+	unlink(path);
+	memstat_mtl_free(list);
+}
+
+/* -N: a System.map that is not one, or another kernel's types. */
+static void
+test_wrong_system(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memory_type_list *list = memstat_mtl_alloc();
+	void *kvm;
+
+	(void)state;
+	kvm = memstat_kvm_open(DIR6 "vmcore.elf", DIR6 "slabinfo.guest",
+	    errbuf);
+	assert_non_null(kvm);
+	assert_int_equal(memstat_kvm_uma(list, kvm), -1);
+	assert_int_equal(memstat_mtl_geterror(list), MEMSTAT_ERROR_DATAERROR);
+	assert_non_null(strstr(memstat_kvm_geterr(kvm), "not a System.map"));
+	memstat_kvm_close(kvm);
+	memstat_mtl_free(list);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_all),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_wrong_system),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
