@@ -98,8 +98,8 @@ tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) \
 	    $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS) $(KVM_LIBS)
 
-bench/bench_%: bench/bench_%.c bench/median.o tests/support/streambuild.o $(LIB)
-	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< bench/median.o tests/support/streambuild.o \
+bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< bench/timing.o tests/support/streambuild.o \
 	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 # This machine's zones: its slab caches (reading them takes root).
@@ -140,8 +140,8 @@ install: all
 
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
-	    $(UNIT_TESTS) $(BENCHES) bench/median.o libmemstat.pc
+	    $(UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc
-.SECONDARY: bench/median.o
+.SECONDARY: bench/timing.o

@@ -18,22 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "median.h"
+#include "timing.h"
 
 struct cmd {
 	const char	*label;
 	char		*argv[4];
 	double		*ms;
 };
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
-}
 
 static double
 run(char *const argv[])

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "median.h"
+#include "timing.h"
 
 #include "memstat.h"
 #include "streambuild.h"

@@ -20,22 +20,13 @@
 #include <unistd.h>
 
 #include "memstat.h"
-#include "median.h"
+#include "timing.h"
 
 struct sample {
 	double	ms;
 	double	rss_mib;
 	double	read_mib;
 };
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
-}
 
 static uint64_t
 rchar(void)

@@ -1,10 +1,20 @@
 /*
- * median.c: medians, not means, so that a moment when the machine is busy
- * does not move the figures.
+ * timing.c: a clock, and medians, not means, so that a moment when the
+ * machine is busy does not move the figures.
  */
 #include <stdlib.h>
+#include <time.h>
 
-#include "median.h"
+#include "timing.h"
+
+double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
+}
 
 static int
 cmp_double(const void *a, const void *b)
