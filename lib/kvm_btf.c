@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "kvm_internal.h"
 
@@ -47,12 +48,19 @@ btf_load(struct memstat_kvm *kvm)
 	void *buf;
 
 	if (kvm->system != NULL && system_has_types(kvm->system)) {
+		libbpf_print_fn_t old;
+
+		/* libbpf prints its complaints; the library never prints. */
+		old = libbpf_set_print(NULL);
 		kvm->btf = btf__parse(kvm->system, NULL);
-		if (kvm->btf == NULL)
+		libbpf_set_print(old);
+		if (kvm->btf != NULL)
+			return (0);
+		/* A vmlinux without .BTF: the dump's own types serve. */
+		if (errno != ENOENT)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "%s: no usable BTF: %s", kvm->system,
 			    strerror(errno)));
-		return (0);
 	}
 	if (_memstat_kvm_symbol(kvm, "__start_BTF", &start) != 0 ||
 	    _memstat_kvm_symbol(kvm, "__stop_BTF", &stop) != 0)

@@ -6,8 +6,11 @@
  * KERNELOFFSET).  No debug package is needed.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -284,6 +287,68 @@ nomem:
 	    strerror(ENOMEM)));
 }
 
+/*
+ * A vmlinux's .symtab (link-time addresses).  1 if it has none (Debian's
+ * stripped image): the dump's kallsyms serve then.
+ */
+static int
+elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
+{
+	struct names nm = { 0 };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *data;
+	const char *name;
+	size_t n, off, i;
+	Elf *elf;
+	int fd, rc = 1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (fd = open(kvm->system, O_RDONLY | O_CLOEXEC)) == -1)
+		return (1);
+	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		close(fd);
+		return (1);
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL && rc == 1) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB ||
+		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		if (n > MAX_SYMS || (st->syms = calloc(n + 1,
+		    sizeof(*st->syms))) == NULL) {
+			rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "%s: %zu symbols", kvm->system, n);
+			break;
+		}
+		rc = 0;
+		for (i = 0; i < n; i++) {
+			if (gelf_getsym(data, (int)i, &sym) == NULL ||
+			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)) ==
+			    NULL || *name == '\0')
+				continue;
+			if (names_add(&nm, name, strlen(name), &off) != 0) {
+				rc = _memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_NOMEMORY, "%s",
+				    strerror(ENOMEM));
+				break;
+			}
+			st->syms[st->n].name = (const char *)(uintptr_t)off;
+			st->syms[st->n++].addr = sym.st_value >= KERNEL_MAP ?
+			    sym.st_value + kvm->kaslr : sym.st_value;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	if (rc == 0) {
+		st->names = nm.buf;
+		symtab_finish(st);
+	} else
+		free(nm.buf);
+	return (rc);
+}
+
 static int
 symtab_load(struct memstat_kvm *kvm)
 {
@@ -303,13 +368,14 @@ symtab_load(struct memstat_kvm *kvm)
 			rc = -1;
 		} else {
 			/*
-			 * A BTF file or a vmlinux gives types (kvm_btf.c);
-			 * the symbols still come from the dump.  Anything
-			 * else must be a System.map.
+			 * A vmlinux gives its .symtab, if not stripped; a
+			 * BTF file only types (kvm_btf.c).  Anything else
+			 * must be a System.map.
 			 */
-			if (fread(magic, 1, 4, f) != 4 ||
-			    (!(magic[0] == 0x9f && magic[1] == 0xeb) &&
-			    memcmp(magic, "\177ELF", 4) != 0)) {
+			if (fread(magic, 1, 4, f) == 4 &&
+			    memcmp(magic, "\177ELF", 4) == 0)
+				rc = elf_symtab_load(kvm, st);
+			else if (!(magic[0] == 0x9f && magic[1] == 0xeb)) {
 				rewind(f);
 				rc = system_map_load(kvm, f, st);
 			}
