@@ -49,6 +49,7 @@ temp_file(void)
 	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd != -1 || errno != EOPNOTSUPP)
 		return (fd);
+	/* A file system without O_TMPFILE: a named file, unlinked at once. */
 	snprintf(path, sizeof(path), "%s/memstat-flat-XXXXXX", dir);
 	if ((fd = mkstemp(path)) != -1)
 		unlink(path);
@@ -88,19 +89,18 @@ copy_range(int in, off_t inoff, int out, off_t outoff, uint64_t len)
 	return (0);
 }
 
-int
-_memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd, bool *flat)
+/* Reassemble the flattened stream on fd: a new descriptor, or -1. */
+static int
+unflatten(struct memstat_kvm *kvm, int fd)
 {
 	unsigned char hdr[32], rec[16];
 	uint64_t off, size, pos, end;
 	struct stat st;
 	int out, error;
 
-	*flat = false;
-	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-	    memcmp(hdr, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) != 0)
-		return (-1);
-	*flat = true;
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    strerror(errno)));
 	if (be64(hdr + 16) != 1 || be64(hdr + 24) != 1)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "flattened dump of unknown type %" PRIu64 " version %"
@@ -140,5 +140,19 @@ _memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd, bool *flat)
 		    "flattened dump cut short or corrupt at byte %" PRIu64
 		    " (%s)", pos, strerror(error)));
 	}
+	return (out);
+}
+
+int
+_memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd)
+{
+	char sig[sizeof(FLAT_SIGNATURE)];
+	int out;
+
+	if (pread(fd, sig, sizeof(sig), 0) != (ssize_t)sizeof(sig) ||
+	    memcmp(sig, FLAT_SIGNATURE, sizeof(sig)) != 0)
+		return (fd);
+	out = unflatten(kvm, fd);
+	close(fd);
 	return (out);
 }

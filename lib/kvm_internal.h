@@ -46,11 +46,11 @@ int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
 	    char *buf, size_t max);
 
 /*
- * makedumpfile's flattened stream, reassembled into an unlinked temporary
- * file: the descriptor, or -1 with the error recorded.  0 for "not a
- * flattened stream" is told apart by *flat.
+ * The descriptor to read the dump open on fd through: fd itself, or, for
+ * makedumpfile's flattened stream, an unlinked temporary file holding its
+ * reassembly (fd is closed).  -1, fd closed, with the error recorded.
  */
-int	_memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd, bool *flat);
+int	_memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd);
 
 /* A symbol's run-time address: 0, or -1 with KVM_NOSYMBOL recorded. */
 int	_memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name,

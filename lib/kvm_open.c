@@ -130,8 +130,7 @@ void *
 memstat_kvm_open(const char *core, const char *system, char *errbuf)
 {
 	struct memstat_kvm *kvm;
-	bool flat;
-	int fd, flatfd;
+	int fd;
 
 	if ((kvm = calloc(1, sizeof(*kvm))) == NULL) {
 		snprintf(errbuf, MEMSTAT_KVM_ERRLEN, "%s", strerror(ENOMEM));
@@ -144,14 +143,7 @@ memstat_kvm_open(const char *core, const char *system, char *errbuf)
 	else if ((fd = open(core, O_RDONLY | O_CLOEXEC)) == -1)
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s: %s", core,
 		    strerror(errno));
-	else if ((flatfd = _memstat_kvm_unflatten(kvm, fd, &flat)) == -1 &&
-	    flat)
-		close(fd);
-	else {
-		if (flat) {
-			close(fd);
-			fd = flatfd;
-		}
+	else if ((fd = _memstat_kvm_unflatten(kvm, fd)) != -1) {
 		kvm->fd = fd;
 		if (kvm_attach(kvm, fd) == 0)
 			return (kvm);

@@ -219,47 +219,42 @@ fail:
 	return (-1);
 }
 
-/* A failed walk: its code on the list, its message on the handle. */
+/*
+ * One walk of the dump for every query, so that memstat_kvm_all()'s zones
+ * and kmalloc families are the same caches.  A failed walk leaves its code
+ * on the list, its message on the handle, and the list as it was.
+ */
 static int
-walk(struct memory_type_list *list, struct memstat_kvm *kvm,
-    struct slabinfo *si)
+kvm_query(struct memory_type_list *list, struct memstat_kvm *kvm, bool uma,
+    bool kmalloc)
 {
-	if (slub_walk(kvm, si) != 0)
+	struct slabinfo si;
+	int rc = 0;
+
+	if (slub_walk(kvm, &si) != 0)
 		return (_memstat_mtl_fail(list, kvm->error));
-	return (0);
+	if (kmalloc)
+		rc = _memstat_kmalloc_families(list, &si);
+	if (rc == 0 && uma)
+		rc = _memstat_slab_fill(list, &si, NULL);
+	_memstat_slabinfo_free(&si);
+	return (rc);
 }
 
 int
 memstat_kvm_uma(struct memory_type_list *list, void *kvm_handle)
 {
-	struct slabinfo si;
-	int rc;
-
-	if (walk(list, kvm_handle, &si) != 0)
-		return (-1);
-	rc = _memstat_slab_fill(list, &si, NULL);
-	_memstat_slabinfo_free(&si);
-	return (rc);
+	return (kvm_query(list, kvm_handle, true, false));
 }
 
 int
 memstat_kvm_malloc(struct memory_type_list *list, void *kvm_handle)
 {
-	struct slabinfo si;
-	int rc;
-
-	if (walk(list, kvm_handle, &si) != 0)
-		return (-1);
-	rc = _memstat_kmalloc_families(list, &si);
-	_memstat_slabinfo_free(&si);
-	return (rc);
+	return (kvm_query(list, kvm_handle, false, true));
 }
 
 int
 memstat_kvm_all(struct memory_type_list *list, void *kvm_handle)
 {
-	if (memstat_kvm_malloc(list, kvm_handle) != 0 ||
-	    memstat_kvm_uma(list, kvm_handle) != 0)
-		return (-1);
-	return (0);
+	return (kvm_query(list, kvm_handle, true, true));
 }

@@ -5,10 +5,8 @@
  * kmalloc, kmalloc-cg, kmalloc-rcl, dma-kmalloc, kmalloc-rnd-NN, each a set
  * of size classes, like a malloc type spread over malloc(9)'s zones.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "linux_tree.h"
 
@@ -80,26 +78,18 @@ static int
 allocinfo_parse(char *buf, size_t len, struct site **sitesp, size_t *np)
 {
 	char *line, *eol, *end = buf + len;
-	const char *v;
 	struct site *sites;
-	size_t lines = 0, n = 0;
-	uint64_t major, minor;
+	size_t lines, n = 0;
+	uint64_t major;
+	int error;
 
 	*sitesp = NULL;
 	*np = 0;
-	if (len == 0 || end[-1] != '\n' || memchr(buf, '\0', len) != NULL ||
-	    strncmp(buf, ALLOCINFO_MAGIC, strlen(ALLOCINFO_MAGIC)) != 0)
-		return (MEMSTAT_ERROR_DATAERROR);
-	v = buf + strlen(ALLOCINFO_MAGIC);
-	if (!_memstat_linux_u64(&v, &major) || *v++ != '.' ||
-	    !_memstat_linux_u64(&v, &minor) || *v != '\n')
-		return (MEMSTAT_ERROR_DATAERROR);
+	if ((error = _memstat_linux_header(buf, len, ALLOCINFO_MAGIC, &major,
+	    &lines)) != 0)
+		return (error);
 	if (major != 1 && major != 2)
 		return (MEMSTAT_ERROR_VERSION);
-	for (line = buf; line < end; line = eol + 1) {
-		eol = memchr(line, '\n', (size_t)(end - line));
-		lines++;
-	}
 	if ((sites = calloc(lines, sizeof(*sites))) == NULL)
 		return (MEMSTAT_ERROR_NOMEMORY);
 	line = memchr(buf, '\n', len) + 1;
@@ -118,8 +108,8 @@ allocinfo_parse(char *buf, size_t len, struct site **sitesp, size_t *np)
 	return (0);
 }
 
-static int
-malloc_from_allocinfo(struct memory_type_list *list, char *buf, size_t len)
+int
+_memstat_allocinfo_fill(struct memory_type_list *list, char *buf, size_t len)
 {
 	struct memory_type *mtp;
 	struct site *sites;
@@ -306,38 +296,4 @@ _memstat_kmalloc_families(struct memory_type_list *list,
 		return (_memstat_mtl_fail_empty(list, MEMSTAT_ERROR_DATAERROR));
 	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
 	return (0);
-}
-
-int
-memstat_linux_malloc(struct memory_type_list *list, const char *root,
-    int flags)
-{
-	struct slabinfo si;
-	size_t len;
-	char *buf;
-	int rootfd, error, rc;
-
-	(void)flags;
-	if ((rootfd = _memstat_linux_open(root)) == -1)
-		return (_memstat_mtl_fail(list, _memstat_linux_error(errno)));
-	error = _memstat_linux_read(rootfd, "proc/allocinfo", &buf, &len);
-	if (error == 0) {
-		close(rootfd);
-		rc = malloc_from_allocinfo(list, buf, len);
-		free(buf);
-		return (rc);
-	}
-	if (error != ENOENT) {
-		close(rootfd);
-		return (_memstat_mtl_fail(list, _memstat_linux_error(error)));
-	}
-	error = _memstat_slabinfo_read(rootfd, &si);
-	if (error == 0)
-		_memstat_slab_stats(rootfd, &si);
-	close(rootfd);
-	if (error != 0)
-		return (_memstat_mtl_fail(list, error));
-	rc = _memstat_kmalloc_families(list, &si);
-	_memstat_slabinfo_free(&si);
-	return (rc);
 }

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "linux_tree.h"
 
@@ -87,38 +86,22 @@ parse_row(char *line, char *eol, struct slab_row *r)
 	return (r->active <= r->objects && active_slabs <= r->slabs);
 }
 
-/* "2.1", maybe followed by " (statistics)": only major version 2 exists. */
-static int
-check_version(const char *v, const char *eol)
-{
-	uint64_t major, minor;
-
-	if (!_memstat_linux_u64(&v, &major) || *v++ != '.' ||
-	    !_memstat_linux_u64(&v, &minor) || (v != eol && *v != ' '))
-		return (MEMSTAT_ERROR_DATAERROR);
-	return (major == 2 ? 0 : MEMSTAT_ERROR_VERSION);
-}
-
 int
 _memstat_slabinfo_parse(char *buf, size_t len, struct slabinfo *si)
 {
 	char *line, *eol, *end = buf + len;
-	size_t lines = 0;
+	uint64_t major;
+	size_t lines;
 	int error;
 
 	*si = (struct slabinfo){ .buf = buf };
-	/* Every line, the last too, ends in '\n': anything else is cut short. */
-	if (len == 0 || end[-1] != '\n' || memchr(buf, '\0', len) != NULL)
-		return (MEMSTAT_ERROR_DATAERROR);
-	for (line = buf; line < end; line = eol + 1) {
-		eol = memchr(line, '\n', (size_t)(end - line));
-		lines++;
-	}
-	eol = memchr(buf, '\n', len);
-	if (strncmp(buf, SLABINFO_MAGIC, strlen(SLABINFO_MAGIC)) != 0)
-		return (MEMSTAT_ERROR_DATAERROR);
-	if ((error = check_version(buf + strlen(SLABINFO_MAGIC), eol)) != 0)
+	if ((error = _memstat_linux_header(buf, len, SLABINFO_MAGIC, &major,
+	    &lines)) != 0)
 		return (error);
+	/* Only major version 2 exists (SLAB's "2.1 (statistics)" too). */
+	if (major != 2)
+		return (MEMSTAT_ERROR_VERSION);
+	eol = memchr(buf, '\n', len);
 	if ((si->rows = calloc(lines, sizeof(*si->rows))) == NULL)
 		return (MEMSTAT_ERROR_NOMEMORY);
 	for (line = eol + 1; line < end; line = eol + 1) {
@@ -207,31 +190,4 @@ _memstat_slab_fill(struct memory_type_list *list, const struct slabinfo *si,
 	}
 	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
 	return (0);
-}
-
-int
-memstat_linux_uma(struct memory_type_list *list, const char *root, int flags)
-{
-	struct slab_aliases *sa = NULL;
-	struct slabinfo si;
-	int rootfd, error, rc;
-
-	if ((rootfd = _memstat_linux_open(root)) == -1)
-		return (_memstat_mtl_fail(list, _memstat_linux_error(errno)));
-	error = _memstat_slabinfo_read(rootfd, &si);
-	if (error == 0) {
-		_memstat_slab_stats(rootfd, &si);
-		if (flags & MEMSTAT_LINUX_ALIASES)
-			error = _memstat_slab_aliases_read(rootfd, &si, &sa);
-	}
-	close(rootfd);
-	if (error != 0) {
-		_memstat_slabinfo_free(&si);
-		return (_memstat_mtl_fail(list, error));
-	}
-	/* Everything is read and checked: only memory can fail from here. */
-	rc = _memstat_slab_fill(list, &si, sa);
-	_memstat_slab_aliases_free(sa);
-	_memstat_slabinfo_free(&si);
-	return (rc);
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -94,4 +95,26 @@ _memstat_linux_u64(const char **pp, uint64_t *v)
 	*pp = p;
 	*v = x;
 	return (true);
+}
+
+int
+_memstat_linux_header(const char *buf, size_t len, const char *magic,
+    uint64_t *major, size_t *lines)
+{
+	const char *v, *p, *end = buf + len;
+	uint64_t minor;
+
+	/* Every line, the last too, ends in '\n': anything else is cut short. */
+	if (len == 0 || end[-1] != '\n' || memchr(buf, '\0', len) != NULL ||
+	    strncmp(buf, magic, strlen(magic)) != 0)
+		return (MEMSTAT_ERROR_DATAERROR);
+	v = buf + strlen(magic);
+	if (!_memstat_linux_u64(&v, major) || *v++ != '.' ||
+	    !_memstat_linux_u64(&v, &minor) || (*v != '\n' && *v != ' '))
+		return (MEMSTAT_ERROR_DATAERROR);
+	*lines = 0;
+	for (p = buf; p < end; p = (const char *)memchr(p, '\n',
+	    (size_t)(end - p)) + 1)
+		(*lines)++;
+	return (0);
 }

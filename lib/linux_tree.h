@@ -82,6 +82,18 @@ int	_memstat_slab_fill(struct memory_type_list *list,
 	    const struct slabinfo *si, const struct slab_aliases *sa);
 int	_memstat_kmalloc_families(struct memory_type_list *list,
 	    const struct slabinfo *si);
+/* One malloc entry per /proc/allocinfo site; checked before any change. */
+int	_memstat_allocinfo_fill(struct memory_type_list *list, char *buf,
+	    size_t len);
+
+/*
+ * The checks every /proc text file gets: whole lines (the last ends in
+ * '\n', or the file was cut short), no NUL, a first line of magic then
+ * "MAJOR.MINOR" (and maybe " (...)").  0 with the major version and the
+ * line count, or MEMSTAT_ERROR_DATAERROR.
+ */
+int	_memstat_linux_header(const char *buf, size_t len, const char *magic,
+	    uint64_t *major, size_t *lines);
 
 /* Parse a decimal u64 at *p, moving *p past it: false on none or overflow. */
 bool	_memstat_linux_u64(const char **p, uint64_t *v);

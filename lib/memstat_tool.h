@@ -39,6 +39,11 @@ struct tool_source	*tool_source_open(const char *path, char *err,
 struct tool_source	*tool_open_core(const char *memf, const char *nlistf);
 /* A core image: its report has no lines from /proc files. */
 bool	tool_source_is_core(const struct tool_source *src);
+/* The running kernel (no -M). */
+bool	tool_source_is_live(const struct tool_source *src);
+/* How to name a source's file in a message: "cap/proc/x", "/proc/x". */
+const char *tool_source_file_path(const struct tool_source *src,
+	    const char *file, char *buf, size_t len);
 void			 tool_source_close(struct tool_source *src);
 const char		*tool_source_path(const struct tool_source *src);
 

@@ -89,7 +89,7 @@ page_size(struct tool_source *src)
 	uint64_t v;
 	long ps;
 
-	if (strcmp(tool_source_api(src), "sysctl") == 0) {
+	if (tool_source_is_live(src)) {
 		ps = sysconf(_SC_PAGESIZE);
 		return (ps > 0 ? (uint64_t)ps : 4096);
 	}
@@ -106,7 +106,7 @@ int
 tool_source_sockstat(struct tool_source *src, struct tool_sockstat *ss,
     char *err, size_t errlen)
 {
-	char *buf, *line, *nl;
+	char *buf, *line, *nl, path[4096];
 	bool sockets = false;
 	int rc;
 
@@ -128,9 +128,8 @@ tool_source_sockstat(struct tool_source *src, struct tool_sockstat *ss,
 	}
 	free(buf);
 	if (rc != 0 || !sockets) {
-		snprintf(err, errlen, "%s%sproc/net/sockstat: %s",
-		    tool_source_path(src),
-		    strcmp(tool_source_path(src), "/") == 0 ? "" : "/",
+		snprintf(err, errlen, "%s: %s", tool_source_file_path(src,
+		    "proc/net/sockstat", path, sizeof(path)),
 		    memstat_strerror(MEMSTAT_ERROR_DATAERROR));
 		return (-1);
 	}

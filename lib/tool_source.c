@@ -341,6 +341,22 @@ core_failed(struct tool_source *src, struct memory_type_list *list,
 }
 
 bool
+tool_source_is_live(const struct tool_source *src)
+{
+	return (src->kind == SOURCE_LINUX_LIVE);
+}
+
+const char *
+tool_source_file_path(const struct tool_source *src, const char *file,
+    char *buf, size_t len)
+{
+	/* The live tree is "/": its files are "/proc/...", not "//proc". */
+	snprintf(buf, len, "%s%s%s", src->path,
+	    src->kind == SOURCE_LINUX_LIVE ? "" : "/", file);
+	return (buf);
+}
+
+bool
 tool_source_is_core(const struct tool_source *src)
 {
 	return (src->kind == SOURCE_LINUX_CORE);
@@ -360,12 +376,14 @@ static int
 linux_failed(struct tool_source *src, struct memory_type_list *list,
     const char *file, char *err, size_t errlen)
 {
+	char path[4096];
+
 	src->error = memstat_mtl_geterror(list);
 	if (src->kind == SOURCE_LINUX_LIVE)
 		snprintf(err, errlen, "%s", memstat_strerror(src->error));
 	else
-		snprintf(err, errlen, "%s/%s: %s", src->path, file,
-		    memstat_strerror(src->error));
+		snprintf(err, errlen, "%s: %s", tool_source_file_path(src, file,
+		    path, sizeof(path)), memstat_strerror(src->error));
 	return (-1);
 }
 
@@ -407,8 +425,8 @@ int
 tool_source_text(struct tool_source *src, const char *file, char **bufp,
     char *err, size_t errlen)
 {
-	const char *sep = src->kind == SOURCE_LINUX_LIVE ? "" : "/";
 	struct blob b = { 0 };
+	char path[4096];
 	char *buf = NULL;
 	int fd, error;
 
@@ -426,8 +444,8 @@ tool_source_text(struct tool_source *src, const char *file, char **bufp,
 			error = ENOMEM;
 	}
 	if (error != 0) {
-		snprintf(err, errlen, "%s%s%s: %s", src->path, sep, file,
-		    strerror(error));
+		snprintf(err, errlen, "%s: %s", tool_source_file_path(src, file,
+		    path, sizeof(path)), strerror(error));
 		blob_free(&b);
 		return (-1);
 	}
