@@ -8,7 +8,9 @@
  * by the kernel (copy_file_range), so the dump is never held in memory.
  */
 /* O_TMPFILE and copy_file_range(2) are Linux's. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 
 #include <sys/stat.h>
 
@@ -96,11 +98,13 @@ unflatten(struct memstat_kvm *kvm, int fd)
 	unsigned char hdr[32], rec[16];
 	uint64_t off, size, pos, end;
 	struct stat st;
+	ssize_t n;
 	int out, error;
 
-	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
-		    strerror(errno)));
+	if ((n = pread(fd, hdr, sizeof(hdr), 0)) != (ssize_t)sizeof(hdr))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "flattened dump header cut short: %s", n < 0 ?
+		    strerror(errno) : "end of file"));
 	if (be64(hdr + 16) != 1 || be64(hdr + 24) != 1)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "flattened dump of unknown type %" PRIu64 " version %"

@@ -18,8 +18,25 @@
 
 struct btf;
 struct kvm_symtab;
+struct memstat_kvm;
+
+/*
+ * Where the handle's memory comes from: libkdumpfile over a dump file
+ * (kvm_open.c), or anything else that can read kernel virtual addresses
+ * and name VMCOREINFO's symbols (the fuzz targets hold a dump in memory).
+ * Both return 0, or -1 with the error recorded on the handle (symbol: -1
+ * with nothing recorded; the caller says what was missing).
+ */
+struct kvm_reader {
+	int	(*read)(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+		    size_t len);
+	int	(*vmcoreinfo_symbol)(struct memstat_kvm *kvm,
+		    const char *name, uint64_t *addr);
+};
 
 struct memstat_kvm {
+	const struct kvm_reader	*reader;
+	void			*reader_arg;	/* the reader's own state */
 	kdump_ctx_t		*ctx;
 	int			 fd;		/* the dump, or its reassembly */
 	uint64_t		 kaslr;		/* KERNELOFFSET */
@@ -51,6 +68,10 @@ int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
  * reassembly (fd is closed).  -1, fd closed, with the error recorded.
  */
 int	_memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd);
+
+/* A SYMBOL(name) line of VMCOREINFO: 0, or -1 (nothing recorded). */
+int	_memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm,
+	    const char *name, uint64_t *addr);
 
 /* A symbol's run-time address: 0, or -1 with KVM_NOSYMBOL recorded. */
 int	_memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name,

@@ -14,6 +14,9 @@
 
 #include "kvm_internal.h"
 
+/* struct disk_dump_header, through nr_cpus, on a 64-bit kernel. */
+#define DISKDUMP_HEADER_SIZE	464
+
 int
 _memstat_kvm_fail(struct memstat_kvm *kvm, int error, const char *fmt, ...)
 {
@@ -28,6 +31,20 @@ _memstat_kvm_fail(struct memstat_kvm *kvm, int error, const char *fmt, ...)
 
 int
 _memstat_kvm_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+    size_t len)
+{
+	return (kvm->reader->read(kvm, addr, buf, len));
+}
+
+int
+_memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name,
+    uint64_t *addr)
+{
+	return (kvm->reader->vmcoreinfo_symbol(kvm, name, addr));
+}
+
+static int
+kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
     size_t len)
 {
 	size_t got = len;
@@ -79,16 +96,53 @@ _memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr, char *buf,
 	return (0);
 }
 
+static int
+kdump_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
+{
+	kdump_addr_t a;
+
+	if (kdump_vmcoreinfo_symbol(kvm->ctx, name, &a) != KDUMP_OK)
+		return (-1);
+	*addr = a;
+	return (0);
+}
+
+static const struct kvm_reader kdump_reader = {
+	.read = kdump_reader_read,
+	.vmcoreinfo_symbol = kdump_reader_symbol,
+};
+
 static bool
 set_str(kdump_ctx_t *ctx, const char *key, const char *value)
 {
 	return (kdump_set_string_attr(ctx, key, value) == KDUMP_OK);
 }
 
+/*
+ * What kind of kdump-compressed file fd holds: DISKDUMP_NONE (another
+ * format), DISKDUMP_CUT (too short for its main header: 464 bytes on
+ * 64-bit), or DISKDUMP_WHOLE.
+ */
+enum diskdump { DISKDUMP_NONE, DISKDUMP_CUT, DISKDUMP_WHOLE };
+
+static enum diskdump
+diskdump_header(int fd)
+{
+	unsigned char buf[DISKDUMP_HEADER_SIZE];
+	ssize_t n;
+
+	n = pread(fd, buf, sizeof(buf), 0);
+	if (n < 8 || (memcmp(buf, "KDUMP   ", 8) != 0 &&
+	    memcmp(buf, "DISKDUMP", 8) != 0))
+		return (DISKDUMP_NONE);
+	return (n < (ssize_t)sizeof(buf) ? DISKDUMP_CUT : DISKDUMP_WHOLE);
+}
+
 /* The dump, opened and ready for kernel virtual reads: 0 or -1. */
 static int
 kvm_attach(struct memstat_kvm *kvm, int fd)
 {
+	enum diskdump dd;
 	const char *arch;
 	char *line;
 
@@ -102,9 +156,22 @@ kvm_attach(struct memstat_kvm *kvm, int fd)
 	/* read(2), not mmap(2): a dump truncated under us cannot SIGBUS. */
 	kdump_set_number_attr(kvm->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
 	    KDUMP_MMAP_NEVER);
-	if (kdump_open_fd(kvm->ctx, fd) != KDUMP_OK)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
-		    kdump_get_err(kvm->ctx)));
+	/*
+	 * libkdumpfile 0.5.1 (Debian 12) frees a kdump file's format data
+	 * when it fails to open one, then again in kdump_free(): a crash.
+	 * Headers cut short are refused here; for the rest, a failed open
+	 * leaves its context unfreed (a small leak, not a crash).
+	 */
+	if ((dd = diskdump_header(fd)) == DISKDUMP_CUT)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "kdump header cut short"));
+	if (kdump_open_fd(kvm->ctx, fd) != KDUMP_OK) {
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    kdump_get_err(kvm->ctx));
+		if (dd == DISKDUMP_WHOLE)
+			kvm->ctx = NULL;
+		return (-1);
+	}
 	/* QEMU's kdump files name the machine but not the architecture. */
 	if (kdump_get_string_attr(kvm->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK && !set_str(kvm->ctx, KDUMP_ATTR_ARCH_NAME, "x86_64"))
@@ -137,6 +204,7 @@ memstat_kvm_open(const char *core, const char *system, char *errbuf)
 		return (NULL);
 	}
 	kvm->fd = -1;
+	kvm->reader = &kdump_reader;
 	if (system != NULL && (kvm->system = strdup(system)) == NULL)
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM));

@@ -115,12 +115,7 @@ window_byte(struct window *w, uint64_t addr, unsigned char *c)
 static int
 vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 {
-	kdump_addr_t a;
-
-	if (kdump_vmcoreinfo_symbol(kvm->ctx, name, &a) != KDUMP_OK)
-		return (-1);
-	*addr = a;
-	return (0);
+	return (_memstat_kvm_vmcoreinfo_symbol(kvm, name, addr));
 }
 
 static int

@@ -3,6 +3,8 @@
  * kernel is the tree at "/"; a capture is the same files under another
  * directory, so both take the same path through the parsers.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -22,13 +24,24 @@ _memstat_linux_read(int rootfd, const char *path, char **bufp, size_t *lenp)
 {
 	char *buf = NULL, *p;
 	size_t cap = 0, len = 0;
+	struct stat st;
 	ssize_t n;
 	int fd, error = 0;
 
 	*bufp = NULL;
 	*lenp = 0;
-	if ((fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC)) == -1)
+	/*
+	 * A saved tree is someone else's: a FIFO there must not block the
+	 * open, nor a device (/dev/zero) stand in for a file.  The kernel's
+	 * own /proc and /sys files are regular files.
+	 */
+	if ((fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) ==
+	    -1)
 		return (errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return (EINVAL);
+	}
 	for (;;) {
 		if (cap - len < 2) {
 			if (cap >= LINUX_FILE_MAX) {

@@ -99,6 +99,7 @@ struct memory_type_list {
 	uint64_t		 mtl_pass;	/* current refresh pass */
 	struct memory_type	**mtl_hash;	/* (allocator, name, dup) index */
 	size_t			 mtl_hash_size;	/* buckets, a power of two */
+	uint64_t		 mtl_hash_key[2]; /* random, per list */
 	size_t			 mtl_count;
 };
 
@@ -125,5 +126,9 @@ int	_memstat_mt_set_aliases(struct memory_type *mtp,
 /* Record an error; after parsing began, also drop every entry. */
 int	_memstat_mtl_fail(struct memory_type_list *list, int error);
 int	_memstat_mtl_fail_empty(struct memory_type_list *list, int error);
+
+/* SipHash-1-3 of data under key (siphash.c). */
+uint64_t	_memstat_siphash(const uint64_t key[2], const void *data,
+		    size_t len);
 
 #endif /* !MEMSTAT_INTERNAL_H */

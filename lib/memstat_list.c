@@ -45,6 +45,7 @@ memstat_mtl_alloc(void)
 		return (NULL);
 	LIST_INIT(&list->mtl_list);
 	list->mtl_error = MEMSTAT_ERROR_UNDEFINED;
+	arc4random_buf(list->mtl_hash_key, sizeof(list->mtl_hash_key));
 	return (list);
 }
 
@@ -115,19 +116,22 @@ _memstat_mtl_fail_empty(struct memory_type_list *list, int error)
 	return (_memstat_mtl_fail(list, error));
 }
 
-/* FNV-1a over the key, with the duplicate ordinal and allocator mixed in. */
+/*
+ * The name under the list's secret key, then the duplicate ordinal and
+ * allocator mixed in (splitmix64's finalizer): many entries of one name
+ * still spread over the buckets.
+ */
 static uint64_t
-key_hash(int allocator, const char *name, uint32_t dup)
+key_hash(const struct memory_type_list *list, int allocator, const char *name,
+    uint32_t dup)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h;
 
-	for (; *name != '\0'; name++) {
-		h ^= (unsigned char)*name;
-		h *= 0x100000001b3ULL;
-	}
+	h = _memstat_siphash(list->mtl_hash_key, name, strlen(name));
 	h ^= ((uint64_t)dup << 8) | (unsigned)allocator;
-	h *= 0x100000001b3ULL;
-	return (h ^ (h >> 29));
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return (h ^ (h >> 31));
 }
 
 static struct memory_type *
@@ -138,7 +142,7 @@ index_get(const struct memory_type_list *list, int allocator,
 
 	if (list->mtl_hash_size == 0)
 		return (NULL);
-	mtp = list->mtl_hash[key_hash(allocator, name, dup) &
+	mtp = list->mtl_hash[key_hash(list, allocator, name, dup) &
 	    (list->mtl_hash_size - 1)];
 	for (; mtp != NULL; mtp = mtp->mt_hash_next)
 		if (mtp->mt_allocator == allocator && mtp->mt_dup == dup &&
@@ -148,11 +152,12 @@ index_get(const struct memory_type_list *list, int allocator,
 }
 
 static void
-index_put(struct memory_type **table, size_t size, struct memory_type *mtp)
+index_put(const struct memory_type_list *list, struct memory_type **table,
+    size_t size, struct memory_type *mtp)
 {
 	size_t b;
 
-	b = key_hash(mtp->mt_allocator, mtp->mt_name, mtp->mt_dup) &
+	b = key_hash(list, mtp->mt_allocator, mtp->mt_name, mtp->mt_dup) &
 	    (size - 1);
 	mtp->mt_hash_next = table[b];
 	table[b] = mtp;
@@ -174,7 +179,7 @@ index_reserve(struct memory_type_list *list, size_t count)
 	if (table == NULL)
 		return (-1);
 	LIST_FOREACH(mtp, &list->mtl_list, mt_list)
-		index_put(table, size, mtp);
+		index_put(list, table, size, mtp);
 	free(list->mtl_hash);
 	list->mtl_hash = table;
 	list->mtl_hash_size = size;
@@ -347,7 +352,7 @@ mt_create(struct memory_type_list *list, int allocator, const char *name,
 	mtp->mt_dup_last = mtp;
 	mtp->mt_seq = ++list->mtl_seq;
 	LIST_INSERT_HEAD(&list->mtl_list, mtp, mt_list);
-	index_put(list->mtl_hash, list->mtl_hash_size, mtp);
+	index_put(list, list->mtl_hash, list->mtl_hash_size, mtp);
 	list->mtl_count++;
 	return (mtp);
 }

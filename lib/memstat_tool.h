@@ -68,9 +68,9 @@ int	tool_source_malloc(struct tool_source *src,
 /*
  * Exit 1 after a failed query with FreeBSD's line ("vmstat-z:
  * memstat_sysctl_uma: Permission denied"), and, when the live kernel
- * refused, a second line saying what to do about it.
+ * refused, a second line saying what to do about it.  src is closed.
  */
-void	tool_query_failed(const struct tool_source *src, const char *query,
+void	tool_query_failed(struct tool_source *src, const char *query,
 	    const char *err) __attribute__((noreturn));
 
 /*

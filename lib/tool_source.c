@@ -6,7 +6,6 @@
  * and which stream a file holds, is decided by content (stream lengths are
  * exact), never by name.
  */
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -20,13 +19,15 @@
 #include "memstat_tool.h"
 #include "stream_layout.h"
 
-/* No sysctl this port reads is larger; a bigger file is not one of them. */
-#define MAX_FILE_SIZE	((off_t)1 << 34)
+/*
+ * No sysctl this port reads comes near this (a 1024-CPU kernel's
+ * vm.zone_stats is a few MiB); a bigger file is not one of them.
+ */
+#define MAX_FILE_SIZE	((size_t)1 << 30)
 
 struct blob {
 	const unsigned char	*data;
 	size_t			 len;
-	bool			 mapped;
 };
 
 enum source_kind {
@@ -56,49 +57,44 @@ tool_source_path(const struct tool_source *src)
 static void
 blob_free(struct blob *b)
 {
-	if (b->mapped)
-		munmap((void *)b->data, b->len);
-	else
-		free((void *)b->data);
+	free((void *)b->data);
 	*b = (struct blob){ 0 };
 }
 
 /*
- * Read a file whole: mapped when it is a regular file, read otherwise (a
- * pipe, /dev/stdin).  Returns 0 or an errno value.
+ * Read a file whole, a regular file or a pipe (/dev/stdin).  Read, never
+ * mapped: a file cut short while it is read must give an error, not
+ * SIGBUS.  Returns 0 or an errno value; EFBIG past MAX_FILE_SIZE.
  */
 static int
 blob_read(int fd, struct blob *b)
 {
 	unsigned char *buf = NULL, *p;
-	size_t cap = 0, len = 0;
+	size_t cap = 65536, len = 0;
 	struct stat st;
 	ssize_t n;
-	void *m;
 
 	*b = (struct blob){ 0 };
 	if (fstat(fd, &st) != 0)
 		return (errno);
 	if (S_ISDIR(st.st_mode))
 		return (EISDIR);
-	/* A /proc file says 0 bytes and is read like a pipe. */
-	if (S_ISREG(st.st_mode) && st.st_size != 0) {
-		if (st.st_size > MAX_FILE_SIZE)
+	/* The size is a hint (a /proc file says 0); the reads decide. */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uint64_t)st.st_size >= MAX_FILE_SIZE)
 			return (EFBIG);
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ,
-		    MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (m != MAP_FAILED) {
-			*b = (struct blob){ m, (size_t)st.st_size, true };
-			return (0);
-		}
+		cap = (size_t)st.st_size + 1;
 	}
 	for (;;) {
-		if (len == cap) {
-			if ((off_t)cap >= MAX_FILE_SIZE) {
-				free(buf);
-				return (EFBIG);
+		if (buf == NULL || len == cap) {
+			if (buf != NULL) {
+				if (cap >= MAX_FILE_SIZE) {
+					free(buf);
+					return (EFBIG);
+				}
+				cap = cap > MAX_FILE_SIZE / 2 ? MAX_FILE_SIZE :
+				    cap * 2;
 			}
-			cap = cap ? cap * 2 : 65536;
 			if ((p = realloc(buf, cap)) == NULL) {
 				free(buf);
 				return (ENOMEM);
@@ -116,7 +112,7 @@ blob_read(int fd, struct blob *b)
 		}
 		len += (size_t)n;
 	}
-	*b = (struct blob){ buf, len, false };
+	*b = (struct blob){ buf, len };
 	return (0);
 }
 
@@ -157,13 +153,16 @@ static bool
 is_core(int fd)
 {
 	unsigned char m[20];
+	ssize_t n;
 
-	if (pread(fd, m, sizeof(m), 0) != (ssize_t)sizeof(m))
+	/* Each magic on its own: a cut dump is still a dump, and says so. */
+	if ((n = pread(fd, m, sizeof(m), 0)) < 0)
 		return (false);
-	return ((memcmp(m, "\177ELF", 4) == 0 && m[16] == 4 && m[17] == 0) ||
-	    (memcmp(m, "\177ELF", 4) == 0 && m[16] == 0 && m[17] == 4) ||
-	    memcmp(m, "KDUMP   ", 8) == 0 || memcmp(m, "DISKDUMP", 8) == 0 ||
-	    memcmp(m, "makedumpfile\0", 13) == 0);
+	return ((n >= 18 && memcmp(m, "\177ELF", 4) == 0 &&
+	    ((m[16] == 4 && m[17] == 0) || (m[16] == 0 && m[17] == 4))) ||
+	    (n >= 8 && (memcmp(m, "KDUMP   ", 8) == 0 ||
+	    memcmp(m, "DISKDUMP", 8) == 0)) ||
+	    (n >= 13 && memcmp(m, "makedumpfile\0", 13) == 0));
 }
 
 struct tool_source *
@@ -256,14 +255,23 @@ static int
 capture_file(struct tool_source *src, const char *oid, struct blob *b,
     char *err, size_t errlen)
 {
+	struct stat st;
 	int fd, error;
 
-	fd = openat(src->dirfd, oid, O_RDONLY | O_CLOEXEC);
+	/* Someone else's directory: a FIFO must not block, nor a device
+	 * stand in for a saved sysctl. */
+	fd = openat(src->dirfd, oid, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd == -1) {
 		if (errno == ENOENT)
 			return (TOOL_ABSENT);
 		snprintf(err, errlen, "%s/%s: %s", src->path, oid,
 		    strerror(errno));
+		return (-1);
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s/%s: not a regular file", src->path,
+		    oid);
 		return (-1);
 	}
 	error = blob_read(fd, b);
@@ -458,7 +466,7 @@ tool_source_text(struct tool_source *src, const char *file, char **bufp,
 }
 
 void
-tool_query_failed(const struct tool_source *src, const char *query,
+tool_query_failed(struct tool_source *src, const char *query,
     const char *err)
 {
 	warnx("memstat_%s_%s: %s", tool_source_api(src), query, err);
@@ -467,6 +475,11 @@ tool_query_failed(const struct tool_source *src, const char *query,
 		fprintf(stderr, "%s: the kernel lets only root read "
 		    "/proc/slabinfo: run as root, or read a capture with -M\n",
 		    getprogname());
+	/*
+	 * exit(3) would free it as well; the fuzz targets, which run a
+	 * tool's main() many times in one process, would not.
+	 */
+	tool_source_close(src);
 	exit(1);
 }
 

@@ -12,6 +12,7 @@
 #include "testlib.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
+#define BAD	"fixtures/bad/vmcore/"
 
 struct row {
 	char		name[128];
@@ -107,6 +108,16 @@ test_open_errors(void **state)
 	assert_non_null(strstr(errbuf, "No such file or directory"));
 	assert_null(memstat_kvm_open(DIR6 "slabinfo.guest", NULL, errbuf));
 	assert_true(strlen(errbuf) > 0);
+	/* libkdumpfile 0.5.1 crashed when these failed to open. */
+	assert_null(memstat_kvm_open(BAD "kdump-bad-block-size", NULL, errbuf));
+	assert_string_equal(errbuf, "Cannot set file.set.0.fd: Invalid "
+	    "diskdump header content");
+	assert_null(memstat_kvm_open(BAD "kdump-header-cut", NULL, errbuf));
+	assert_string_equal(errbuf, "kdump header cut short");
+	/* A short read with no errno once said "Success". */
+	assert_null(memstat_kvm_open(BAD "flat-signature-only", NULL, errbuf));
+	assert_string_equal(errbuf,
+	    "flattened dump header cut short: end of file");
 	assert_int_equal(memstat_kvm_close(NULL), 0);
 }
 

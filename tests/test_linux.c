@@ -378,6 +378,30 @@ test_bad_trees(void **state)
 	memstat_mtl_free(list);
 }
 
+/*
+ * A saved tree is someone else's: a FIFO where slabinfo should be must not
+ * block the query, nor a device stand in for it.
+ */
+static void
+test_not_regular_files(void **state)
+{
+	struct memory_type_list *list = uma(SYNTH, 0);
+	char *dir = make_tree(NULL, NULL), path[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/proc/slabinfo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(memstat_linux_uma(list, dir, 0), -1);
+	assert_int_equal(memstat_mtl_geterror(list), MEMSTAT_ERROR_DATAERROR);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink("/dev/zero", path), 0);
+	assert_int_equal(memstat_linux_uma(list, dir, 0), -1);
+	assert_int_equal(memstat_mtl_geterror(list), MEMSTAT_ERROR_DATAERROR);
+	assert_int_equal(count(list), 17);
+	memstat_mtl_free(list);
+	remove_tree(dir);
+}
+
 /* Every cut of a real slabinfo short of its end is an error. */
 static void
 test_truncations(void **state)
@@ -423,6 +447,7 @@ main(void)
 		cmocka_unit_test(test_kmalloc_families),
 		cmocka_unit_test(test_allocinfo),
 		cmocka_unit_test(test_bad_trees),
+		cmocka_unit_test(test_not_regular_files),
 		cmocka_unit_test(test_truncations),
 	};
 
