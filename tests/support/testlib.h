@@ -15,7 +15,7 @@
 #include "streambuild.h"
 
 #define FIXTURE_DIR	"fixtures/freebsd/streams/"
-#define BAD_DIR		"fixtures/freebsd/bad/"
+#define BAD_DIR		"fixtures/bad/stream/"
 
 typedef int (*decoder_fn)(struct memory_type_list *, const void *, size_t);
 
