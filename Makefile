@@ -24,12 +24,14 @@ WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib
 
 ifeq ($(SANITIZE),1)
-CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS	+= -fsanitize=address,undefined
+# Undefined behaviour stops the test that met it, not just a line of output.
+CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 
 LIB	 = lib/libmemstat.a
-LIB_SRCS = lib/memstat_list.c lib/memstat_access.c lib/stream_decode.c \
+LIB_SRCS = lib/memstat_list.c lib/siphash.c lib/memstat_access.c lib/stream_decode.c \
 	   lib/linux_tree.c lib/linux_slabinfo.c lib/linux_slab_sysfs.c \
 	   lib/linux_malloc.c lib/linux_live.c \
 	   lib/kvm_open.c lib/kvm_flat.c lib/kvm_symbols.c lib/kvm_btf.c \
@@ -47,6 +49,8 @@ TOOLS	  = vmstat-z/vmstat-z vmstat-m/vmstat-m netstat-mbuf/netstat-mbuf
 
 STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
+ERRCODE	   = tests/errcode
+MUTATE	   = tests/mutate
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_kvm \
 	     tests/test_stream_malloc tests/test_malloc_zones
@@ -59,7 +63,8 @@ MAN3	= man/libmemstat.3
 MAN8	= man/vmstat-z.8 man/vmstat-m.8 man/netstat-mbuf.8 \
 	  man/memstat-capture.8
 
-.PHONY: all deps run check bench fixtures fixtures-expect install clean
+.PHONY: all deps run check bench fixtures fixtures-expect install clean \
+	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
 
@@ -90,7 +95,7 @@ $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 	    tests/support/streambuild.o \
 	    $(LDFLAGS) $(BSD_LIBS)
 
-$(MTDUMP): tests/mtdump.c $(TOOL_SUPPORT) $(LIB)
+$(MTDUMP) $(ERRCODE) $(MUTATE): %: %.c $(TOOL_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
 	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
@@ -106,7 +111,8 @@ bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 run: all
 	@vmstat-z/vmstat-z
 
-check: all $(STREAMTEXT) $(MTDUMP) $(UNIT_TESTS)
+check: all $(STREAMTEXT) $(MTDUMP) $(ERRCODE) $(MUTATE) $(UNIT_TESTS) $(FUZZ_REPLAYS) \
+	fuzz/kvm_seed
 	@sh tests/run-tests
 
 bench: all $(BENCHES)
@@ -140,7 +146,11 @@ install: all
 
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
-	    $(UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc
+	    $(UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc $(ERRCODE) $(MUTATE) \
+	    fuzz/kvm_seed
+	rm -rf fuzz/replay fuzz/replay-obj
+
+include fuzz/fuzz.mk
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc
