@@ -99,6 +99,12 @@ fuzz_repo(void)
 uint64_t
 fuzz_list_digest(struct memory_type_list *list, size_t *entries)
 {
+	static uint64_t (*const stats[])(const struct memory_type *) = {
+		memstat_get_size, memstat_get_countlimit, memstat_get_count,
+		memstat_get_free, memstat_get_numallocs, memstat_get_numfrees,
+		memstat_get_bytes, memstat_get_failures, memstat_get_zonefree,
+		memstat_get_kegfree, memstat_get_sizemask,
+	};
 	struct memory_type *mtp;
 	uint64_t h = 0;
 	size_t i;
@@ -109,18 +115,9 @@ fuzz_list_digest(struct memory_type_list *list, size_t *entries)
 		for (const char *c = memstat_get_name(mtp); *c != '\0'; c++)
 			h = h * 31 + (unsigned char)*c;
 		h = h * 31 + (uint64_t)memstat_get_allocator(mtp);
-		h = h * 31 + memstat_get_size(mtp);
-		h = h * 31 + memstat_get_countlimit(mtp);
-		h = h * 31 + memstat_get_count(mtp);
-		h = h * 31 + memstat_get_free(mtp);
-		h = h * 31 + memstat_get_numallocs(mtp);
-		h = h * 31 + memstat_get_numfrees(mtp);
-		h = h * 31 + memstat_get_bytes(mtp);
-		h = h * 31 + memstat_get_failures(mtp);
-		h = h * 31 + memstat_get_zonefree(mtp);
-		h = h * 31 + memstat_get_kegfree(mtp);
-		h = h * 31 + memstat_get_sizemask(mtp);
 		h = h * 31 + memstat_get_unknown(mtp);
+		for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
+			h = h * 31 + stats[i](mtp);
 		for (int cpu = 0; cpu < 4; cpu++)
 			h = h * 31 + memstat_get_percpu_free(mtp, cpu) +
 			    memstat_get_percpu_numallocs(mtp, cpu);

@@ -34,6 +34,16 @@ below(size_t n)
 	return (n == 0 ? 0 : (size_t)(next() % n));
 }
 
+/* Up to 64 bytes starting in the first limit, within the n there are. */
+static void
+pick_block(size_t limit, size_t n, size_t *at, size_t *span)
+{
+	*at = below(limit);
+	*span = 1 + below(64);
+	if (*at + *span > n)
+		*span = n - *at;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -70,18 +80,12 @@ main(int argc, char *argv[])
 		n = below(limit + 1);
 		break;
 	case 3:		/* a block dropped */
-		at = below(limit);
-		span = 1 + below(64);
-		if (at + span > n)
-			span = n - at;
+		pick_block(limit, n, &at, &span);
 		memmove(out + at, out + at + span, n - at - span);
 		n -= span;
 		break;
 	case 4:		/* a block repeated */
-		at = below(limit);
-		span = 1 + below(64);
-		if (at + span > n)
-			span = n - at;
+		pick_block(limit, n, &at, &span);
 		memmove(out + at + span, out + at, n - at);
 		n += span;
 		break;
