@@ -63,6 +63,10 @@ MAN3	= man/libmemstat.3
 MAN8	= man/vmstat-z.8 man/vmstat-m.8 man/netstat-mbuf.8 \
 	  man/memstat-capture.8
 
+# The fuzz targets: before the rules, which name their replay builds.
+.DEFAULT_GOAL := all
+include fuzz/fuzz.mk
+
 .PHONY: all deps run check bench fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
@@ -149,8 +153,6 @@ clean:
 	    $(UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc $(ERRCODE) $(MUTATE) \
 	    fuzz/kvm_seed
 	rm -rf fuzz/replay fuzz/replay-obj
-
-include fuzz/fuzz.mk
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc
