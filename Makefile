@@ -34,7 +34,7 @@ LIB	 = lib/libmemstat.a
 LIB_SRCS = lib/memstat_list.c lib/siphash.c lib/memstat_access.c lib/stream_decode.c \
 	   lib/linux_tree.c lib/linux_slabinfo.c lib/linux_slab_sysfs.c \
 	   lib/linux_malloc.c lib/linux_live.c \
-	   lib/kvm_open.c lib/kvm_flat.c lib/kvm_symbols.c lib/kvm_btf.c \
+	   lib/kvm_open.c lib/kvm_headers.c lib/kvm_flat.c lib/kvm_symbols.c lib/kvm_btf.c \
 	   lib/kvm_slub.c lib/kvm_kdumpfile.c \
 	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
 LIB_OBJS = $(LIB_SRCS:.c=.o)

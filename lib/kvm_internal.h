@@ -63,6 +63,13 @@ int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
 	    char *buf, size_t max);
 
 /*
+ * The tables a kdump or ELF header points at lie within fd's file (so
+ * libkdumpfile allocates nothing the file does not hold): 0, or -1 with
+ * the error recorded.
+ */
+int	_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd);
+
+/*
  * The descriptor to read the dump open on fd through: fd itself, or, for
  * makedumpfile's flattened stream, an unlinked temporary file holding its
  * reassembly (fd is closed).  -1, fd closed, with the error recorded.

@@ -14,8 +14,6 @@
 
 #include "kvm_internal.h"
 
-/* struct disk_dump_header, through nr_cpus, on a 64-bit kernel. */
-#define DISKDUMP_HEADER_SIZE	464
 
 int
 _memstat_kvm_fail(struct memstat_kvm *kvm, int error, const char *fmt, ...)
@@ -118,31 +116,19 @@ set_str(kdump_ctx_t *ctx, const char *key, const char *value)
 	return (kdump_set_string_attr(ctx, key, value) == KDUMP_OK);
 }
 
-/*
- * What kind of kdump-compressed file fd holds: DISKDUMP_NONE (another
- * format), DISKDUMP_CUT (too short for its main header: 464 bytes on
- * 64-bit), or DISKDUMP_WHOLE.
- */
-enum diskdump { DISKDUMP_NONE, DISKDUMP_CUT, DISKDUMP_WHOLE };
-
-static enum diskdump
-diskdump_header(int fd)
+static bool
+is_diskdump(int fd)
 {
-	unsigned char buf[DISKDUMP_HEADER_SIZE];
-	ssize_t n;
+	char m[8];
 
-	n = pread(fd, buf, sizeof(buf), 0);
-	if (n < 8 || (memcmp(buf, "KDUMP   ", 8) != 0 &&
-	    memcmp(buf, "DISKDUMP", 8) != 0))
-		return (DISKDUMP_NONE);
-	return (n < (ssize_t)sizeof(buf) ? DISKDUMP_CUT : DISKDUMP_WHOLE);
+	return (pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) &&
+	    (memcmp(m, "KDUMP   ", 8) == 0 || memcmp(m, "DISKDUMP", 8) == 0));
 }
 
 /* The dump, opened and ready for kernel virtual reads: 0 or -1. */
 static int
 kvm_attach(struct memstat_kvm *kvm, int fd)
 {
-	enum diskdump dd;
 	const char *arch;
 	char *line;
 
@@ -156,19 +142,18 @@ kvm_attach(struct memstat_kvm *kvm, int fd)
 	/* read(2), not mmap(2): a dump truncated under us cannot SIGBUS. */
 	kdump_set_number_attr(kvm->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
 	    KDUMP_MMAP_NEVER);
+	if (_memstat_kvm_check_headers(kvm, fd) != 0)
+		return (-1);
 	/*
 	 * libkdumpfile 0.5.1 (Debian 12) frees a kdump file's format data
 	 * when it fails to open one, then again in kdump_free(): a crash.
-	 * Headers cut short are refused here; for the rest, a failed open
-	 * leaves its context unfreed (a small leak, not a crash).
+	 * So a failed open of one leaves its context unfreed (a small leak,
+	 * not a crash).
 	 */
-	if ((dd = diskdump_header(fd)) == DISKDUMP_CUT)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
-		    "kdump header cut short"));
 	if (kdump_open_fd(kvm->ctx, fd) != KDUMP_OK) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    kdump_get_err(kvm->ctx));
-		if (dd == DISKDUMP_WHOLE)
+		if (is_diskdump(fd))
 			kvm->ctx = NULL;
 		return (-1);
 	}

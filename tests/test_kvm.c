@@ -108,10 +108,16 @@ test_open_errors(void **state)
 	assert_non_null(strstr(errbuf, "No such file or directory"));
 	assert_null(memstat_kvm_open(DIR6 "slabinfo.guest", NULL, errbuf));
 	assert_true(strlen(errbuf) > 0);
-	/* libkdumpfile 0.5.1 crashed when these failed to open. */
+	/*
+	 * libkdumpfile 0.5.1 crashed when these failed to open, and
+	 * allocated what a kdump header's bitmap size said before reading.
+	 */
 	assert_null(memstat_kvm_open(BAD "kdump-bad-block-size", NULL, errbuf));
-	assert_string_equal(errbuf, "Cannot set file.set.0.fd: Invalid "
-	    "diskdump header content");
+	assert_string_equal(errbuf, "kdump header of no 64-bit kernel "
+	    "(block size 20)");
+	assert_null(memstat_kvm_open(BAD "kdump-cut", NULL, errbuf));
+	assert_string_equal(errbuf, "kdump header's blocks and bitmap do not "
+	    "fit in its 8192 bytes");
 	assert_null(memstat_kvm_open(BAD "kdump-header-cut", NULL, errbuf));
 	assert_string_equal(errbuf, "kdump header cut short");
 	/* A short read with no errno once said "Success". */
