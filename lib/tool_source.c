@@ -168,6 +168,7 @@ is_core(int fd)
 struct tool_source *
 tool_source_open(const char *path, char *err, size_t errlen)
 {
+	const char *why = NULL;
 	struct tool_source *src;
 	struct stat st;
 	int fd, error;
@@ -192,6 +193,10 @@ tool_source_open(const char *path, char *err, size_t errlen)
 			src->swapped = capture_swapped(fd);
 		}
 		return (src);
+	} else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		/* A device (/dev/zero) would be read up to the limit. */
+		error = EINVAL;
+		why = "not a regular file, directory or pipe";
 	} else if (is_core(fd)) {
 		close(fd);
 		src->kind = SOURCE_LINUX_CORE;
@@ -202,7 +207,8 @@ tool_source_open(const char *path, char *err, size_t errlen)
 		close(fd);
 	if (error == 0)
 		return (src);
-	snprintf(err, errlen, "%s: %s", path, strerror(error));
+	snprintf(err, errlen, "%s: %s", path, why != NULL ? why :
+	    strerror(error));
 	free(src->path);
 	free(src);
 	return (NULL);
