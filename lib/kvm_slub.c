@@ -238,6 +238,11 @@ kvm_query(struct memory_type_list *list, struct memstat_kvm *kvm, bool uma,
 	if (rc == 0 && uma)
 		rc = _memstat_slab_fill(list, &si, NULL);
 	_memstat_slabinfo_free(&si);
+	/* The list has the code; the handle must say it too. */
+	if (rc != 0)
+		_memstat_kvm_fail(kvm, memstat_mtl_geterror(list),
+		    "the dump's slab caches are out of range: %s",
+		    memstat_strerror(memstat_mtl_geterror(list)));
 	return (rc);
 }
 
