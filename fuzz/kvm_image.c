@@ -52,7 +52,7 @@ cmp_seg(const void *a, const void *b)
 
 /* Sorted, overlapping and touching records made one (the first wins). */
 static void
-merge(struct kvm_image *img, size_t total)
+merge(struct kvm_image *img)
 {
 	struct segment *out = img->segs;
 	uint8_t *dst = img->merged;
@@ -80,7 +80,6 @@ merge(struct kvm_image *img, size_t total)
 		out[n++] = (struct segment){ s.addr, s.len, dst };
 		dst += s.len;
 	}
-	(void)total;
 	img->nsegs = n;
 }
 
@@ -88,7 +87,7 @@ struct kvm_image *
 kvm_image_parse(const uint8_t *data, size_t len)
 {
 	struct kvm_image *img;
-	size_t pos = 0, total = 0;
+	size_t pos = 0;
 
 	if ((img = calloc(1, sizeof(*img))) == NULL ||
 	    (img->segs = calloc(MAX_RECORDS, sizeof(*img->segs))) == NULL ||
@@ -114,12 +113,11 @@ kvm_image_parse(const uint8_t *data, size_t len)
 				break;
 			img->segs[img->nsegs++] = (struct segment){ addr, n,
 			    data + pos + 13 };
-			total += n;
 			pos += 13 + n;
 		} else
 			break;
 	}
-	merge(img, total);
+	merge(img);
 	return (img);
 }
 

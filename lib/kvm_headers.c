@@ -53,17 +53,17 @@ static int
 check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
     uint64_t size)
 {
-	bool p64, p32;
+	bool fits64, p64, p32;
 
 	if (n < DISKDUMP_HEADER_SIZE)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header cut short"));
-	if (diskdump_layout_fits(h, DD64_BLOCK_SIZE, size, &p64) && !p64)
+	fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, size, &p64);
+	if (!p64)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header of no 64-bit kernel (block size %" PRIu64
 		    ")", get(h + DD64_BLOCK_SIZE, 4, false)));
-	if (!diskdump_layout_fits(h, DD64_BLOCK_SIZE, size, &p64) ||
-	    !diskdump_layout_fits(h, DD32_BLOCK_SIZE, size, &p32))
+	if (!fits64 || !diskdump_layout_fits(h, DD32_BLOCK_SIZE, size, &p32))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header's blocks and bitmap do not fit in its %"
 		    PRIu64 " bytes", size));
@@ -104,17 +104,19 @@ check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
 }
 
 int
-_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd)
+_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd, bool *diskdump)
 {
 	unsigned char h[DISKDUMP_HEADER_SIZE];
 	struct stat st;
 	ssize_t n;
 
+	*diskdump = false;
 	if (fstat(fd, &st) != 0 || (n = pread(fd, h, sizeof(h), 0)) < 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    strerror(errno)));
-	if (n >= 8 && (memcmp(h, "KDUMP   ", 8) == 0 ||
-	    memcmp(h, "DISKDUMP", 8) == 0))
+	*diskdump = n >= 8 && (memcmp(h, "KDUMP   ", 8) == 0 ||
+	    memcmp(h, "DISKDUMP", 8) == 0);
+	if (*diskdump)
 		return (check_diskdump(kvm, h, n, (uint64_t)st.st_size));
 	if (n >= 6 && memcmp(h, "\177ELF", 4) == 0 && (h[4] == 1 || h[4] == 2))
 		return (check_elf(kvm, fd, h, n, (uint64_t)st.st_size));

@@ -65,9 +65,10 @@ int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
 /*
  * The tables a kdump or ELF header points at lie within fd's file (so
  * libkdumpfile allocates nothing the file does not hold): 0, or -1 with
- * the error recorded.
+ * the error recorded.  *diskdump says whether fd is a kdump file.
  */
-int	_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd);
+int	_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd,
+	    bool *diskdump);
 
 /*
  * The descriptor to read the dump open on fd through: fd itself, or, for

@@ -14,7 +14,6 @@
 
 #include "kvm_internal.h"
 
-
 int
 _memstat_kvm_fail(struct memstat_kvm *kvm, int error, const char *fmt, ...)
 {
@@ -116,20 +115,12 @@ set_str(kdump_ctx_t *ctx, const char *key, const char *value)
 	return (kdump_set_string_attr(ctx, key, value) == KDUMP_OK);
 }
 
-static bool
-is_diskdump(int fd)
-{
-	char m[8];
-
-	return (pread(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) &&
-	    (memcmp(m, "KDUMP   ", 8) == 0 || memcmp(m, "DISKDUMP", 8) == 0));
-}
-
 /* The dump, opened and ready for kernel virtual reads: 0 or -1. */
 static int
 kvm_attach(struct memstat_kvm *kvm, int fd)
 {
 	const char *arch;
+	bool diskdump;
 	char *line;
 
 	if (_memstat_kdumpfile_load(kvm->err, sizeof(kvm->err)) != 0) {
@@ -142,7 +133,7 @@ kvm_attach(struct memstat_kvm *kvm, int fd)
 	/* read(2), not mmap(2): a dump truncated under us cannot SIGBUS. */
 	kdump_set_number_attr(kvm->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
 	    KDUMP_MMAP_NEVER);
-	if (_memstat_kvm_check_headers(kvm, fd) != 0)
+	if (_memstat_kvm_check_headers(kvm, fd, &diskdump) != 0)
 		return (-1);
 	/*
 	 * libkdumpfile 0.5.1 (Debian 12) frees a kdump file's format data
@@ -153,7 +144,7 @@ kvm_attach(struct memstat_kvm *kvm, int fd)
 	if (kdump_open_fd(kvm->ctx, fd) != KDUMP_OK) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    kdump_get_err(kvm->ctx));
-		if (is_diskdump(fd))
+		if (diskdump)
 			kvm->ctx = NULL;
 		return (-1);
 	}
