@@ -1,5 +1,5 @@
-# memstat: libmemstat and (from the tools issue on) vmstat-z, vmstat-m and
-# netstat-mbuf.  Every target first makes sure the Debian packages it needs
+# memstat: libmemstat (lib/), the tool layer (tool/) and the tools named in
+# tools.list.  Every target first makes sure the Debian packages it needs
 # are installed (scripts/ensure-deps checks before it installs).
 
 PREFIX	?= /usr/local
@@ -15,13 +15,19 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 JSON_CFLAGS = $(shell pkg-config --cflags json-c)
 JSON_LIBS   = $(shell pkg-config --libs json-c)
 # Core images: libkdumpfile reads dumps (loaded on first use: see
-# lib/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
+# lib/kvm/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
 # same reason: a report that reads no dump should not load it).
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
 KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -Wl,-Bdynamic -ldl
 
 WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib
+# The library needs libbsd and the core-image parts; the tool layer and the
+# tools json-c, and of the library only its public header.
+LIB_CFLAGS  = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(KVM_CFLAGS) -Ilib
+TOOL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib -Itool
+# Tests, benchmarks and fuzz targets reach into both.
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) \
+	     -Ilib -Itool
 
 ifeq ($(SANITIZE),1)
 # Undefined behaviour stops the test that met it, not just a line of output.
@@ -30,29 +36,31 @@ CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 
+# libmemstat: lib/, one folder per source below the model (see README).
 LIB	 = lib/libmemstat.a
-LIB_SRCS = lib/memstat_list.c lib/siphash.c lib/memstat_access.c lib/stream_decode.c \
-	   lib/linux_tree.c lib/linux_slabinfo.c lib/linux_slab_sysfs.c \
-	   lib/linux_malloc.c lib/linux_live.c \
-	   lib/kvm_open.c lib/kvm_headers.c lib/kvm_flat.c lib/kvm_symbols.c lib/kvm_btf.c \
-	   lib/kvm_slub.c lib/kvm_kdumpfile.c \
-	   lib/stream_uma.c lib/stream_malloc.c lib/malloc_zones.c
+LIB_SRCS = $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:.c=.o)
-LIB_HDRS = lib/memstat.h lib/memstat_internal.h lib/stream_layout.h \
-	   lib/linux_tree.h lib/kvm_internal.h lib/kvm_kdumpfile.h \
-	   lib/memstat_tool.h
+LIB_HDRS = $(wildcard lib/*.h lib/*/*.h)
 
 # What the tools share; not installed.
-TOOL_LIB  = lib/libmemstat_tool.a
-TOOL_OBJS = lib/tool_source.o lib/tool_output.o lib/tool_sockstat.o
-TOOLS	  = vmstat-z/vmstat-z vmstat-m/vmstat-m netstat-mbuf/netstat-mbuf
+TOOL_LIB  = tool/libmemstat_tool.a
+TOOL_SRCS = $(sort $(wildcard tool/*.c))
+TOOL_OBJS = $(TOOL_SRCS:.c=.o)
+TOOL_HDRS = lib/memstat.h $(wildcard tool/*.h)
+
+# The tools: one list, read here, by the golden runner and the fuzz
+# harness.  A tool is its folder: every .c there.
+TOOL_NAMES := $(shell sed -e 's/\#.*//' tools.list)
+TOOLS	   = $(foreach t,$(TOOL_NAMES),$(t)/$(t))
+TOOL_MAIN_OBJS = $(patsubst %.c,%.o,$(foreach t,$(TOOL_NAMES),\
+		 $(wildcard $(t)/*.c)))
 
 STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
-	     tests/test_kvm \
+	     tests/test_kvm tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
@@ -60,8 +68,7 @@ TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
 TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
 
 MAN3	= man/libmemstat.3
-MAN8	= man/vmstat-z.8 man/vmstat-m.8 man/netstat-mbuf.8 \
-	  man/memstat-capture.8
+MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 
 # The fuzz targets: before the rules, which name their replay builds.
 .DEFAULT_GOAL := all
@@ -75,20 +82,33 @@ all: $(LIB) $(TOOLS)
 deps:
 	@./scripts/ensure-deps
 
+# Everything else (tests, benchmarks, generators): the default rule.
 %.o: %.c $(LIB_HDRS) | deps
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+lib/%.o: lib/%.c $(LIB_HDRS) | deps
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
+tool/%.o: tool/%.c $(TOOL_HDRS) | deps
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
 $(TOOL_LIB): $(TOOL_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(TOOL_OBJS)
 
-$(TOOLS): %: %.c $(TOOL_LIB) $(LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) $(LDFLAGS) \
-	    $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
+# One tool: its folder's objects, the tool layer, the library.
+define TOOL_RULES
+$(1)/%.o: $(1)/%.c $$(TOOL_HDRS) $$(wildcard $(1)/*.h) | deps
+	$$(CC) $$(TOOL_CFLAGS) -I$(1) -c -o $$@ $$<
+$(1)/$(1): $$(patsubst %.c,%.o,$$(wildcard $(1)/*.c)) $$(TOOL_LIB) $$(LIB)
+	$$(CC) $$(TOOL_CFLAGS) -o $$@ $$(filter %.o,$$^) $$(TOOL_LIB) \
+	    $$(LIB) $$(LDFLAGS) $$(BSD_LIBS) $$(JSON_LIBS) $$(KVM_LIBS)
+endef
+$(foreach t,$(TOOL_NAMES),$(eval $(call TOOL_RULES,$(t))))
 
 $(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
 		tests/support/mtprint.h tests/support/testlib.h
@@ -149,9 +169,10 @@ install: all
 	install -m 644 $(MAN3) $(DESTDIR)$(PREFIX)/share/man/man3/
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
+	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) \
+	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
 	    $(UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc $(ERRCODE) $(MUTATE) \
-	    fuzz/kvm_seed
+	    fuzz/kvm_seed fuzz/tools.h
 	rm -rf fuzz/replay fuzz/replay-obj
 
 # test_list injects allocation failures into the library.

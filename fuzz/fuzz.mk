@@ -1,13 +1,14 @@
-# The fuzz targets (included by the Makefile).  Two builds of each:
+# The fuzz targets (included by the Makefile, after the tool list).  Two builds of each:
 #  fuzz/bin/T     libFuzzer, by clang, with ASan and UBSan: make fuzz
 #  fuzz/replay/T  the same target with fuzz/replay.c as main(), by $(CC):
 #                 make check replays the seeds and past findings with it
 # A target is fuzz/fuzz_T.c; the cmdline targets are one file built per
 # tool, the stream targets one file built per stream.
 
+# Every tool of tools.list has a command-line target.
+FUZZ_CMDLINES = $(addprefix cmdline_,$(subst -,_,$(TOOL_NAMES)))
 FUZZ_TARGETS = stream_uma stream_malloc capture_freebsd linux_tree flat \
-	       kallsyms slub cmdline_vmstat_z cmdline_vmstat_m \
-	       cmdline_netstat_mbuf
+	       kallsyms slub $(FUZZ_CMDLINES)
 FUZZ_BINS    = $(addprefix fuzz/bin/,$(FUZZ_TARGETS))
 FUZZ_REPLAYS = $(addprefix fuzz/replay/,$(FUZZ_TARGETS))
 
@@ -15,18 +16,25 @@ FUZZ_CC	     = clang
 FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DEFS    = -D_GNU_SOURCE -DFUZZ_REPO='"$(CURDIR)"' -Ifuzz
 FUZZ_CFLAGS  = $(WARN) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	       $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib $(FUZZ_DEFS)
+	       $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib -Itool \
+	       $(FUZZ_DEFS)
 FUZZ_LIBS    = $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
 
 # The tools' main() and exit paths, made callable (fuzz/tool_shim.h).
-FUZZ_TOOL_SRCS = lib/tool_source.c lib/tool_output.c lib/tool_sockstat.c \
-		 vmstat-z/vmstat-z.c vmstat-m/vmstat-m.c \
-		 netstat-mbuf/netstat-mbuf.c
+FUZZ_TOOL_SRCS = $(TOOL_SRCS) $(foreach t,$(TOOL_NAMES),$(wildcard $(t)/*.c))
 FUZZ_SUPPORT_SRCS = fuzz/fuzz_support.c fuzz/tool_run.c fuzz/kvm_image.c
 FUZZ_HDRS = fuzz/tool_shim.h fuzz/tool_run.h fuzz/fuzz_support.h \
-	    fuzz/kvm_image.h $(LIB_HDRS)
+	    fuzz/kvm_image.h fuzz/tools.h $(LIB_HDRS) $(TOOL_HDRS) \
+	    $(foreach t,$(TOOL_NAMES),$(wildcard $(t)/*.h))
 SHIM = $(if $(filter $<,$(FUZZ_TOOL_SRCS)),-include fuzz/tool_shim.h \
-       -Dmain=$(subst -,_,$(notdir $*))_main)
+       -I$(dir $<) -Dmain=$(subst -,_,$(notdir $*))_main)
+
+# The tools' names for the harness, from tools.list.
+fuzz/tools.h: tools.list
+	@echo "/* Made from tools.list by fuzz/fuzz.mk. */" > $@
+	@for t in $(TOOL_NAMES); do \
+	    id=$$(echo $$t | tr a-z- A-Z_); fn=$$(echo $$t | tr - _); \
+	    echo "FUZZ_TOOL($$id, $${fn}_main, \"$$t\")"; done >> $@
 
 # Which source and defines each target is.
 fuzz_src = $(if $(filter cmdline_%,$1),fuzz/fuzz_cmdline.c,$(if \

@@ -31,11 +31,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *names[] = {
-		[FUZZ_VMSTAT_Z] = "vmstat-z",
-		[FUZZ_VMSTAT_M] = "vmstat-m",
-		[FUZZ_NETSTAT_MBUF] = "netstat-mbuf",
-	};
 	struct fuzz_part parts[MAX_ARGS];
 	char *argv[MAX_ARGS + 2], *copy;
 	size_t n;
@@ -45,7 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return (0);
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	argv[argc++] = (char *)names[TOOL];
+	argv[argc++] = (char *)fuzz_tool_name(TOOL);
 	if (size > 0) {
 		n = fuzz_split((const uint8_t *)copy, size, '\0', parts,
 		    MAX_ARGS);

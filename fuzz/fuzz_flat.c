@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kvm_internal.h"
+#include "kvm/kvm_file.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st.st_size > 0)
 			(void)pread(fd, &b, 1, st.st_size - 1);
 		close(fd);
-	} else if (kvm->error == 0 || kvm->err[0] == '\0')
+	} else if (kvm->err.code == 0 || kvm->err.msg[0] == '\0')
 		abort();
 	free(kvm);
 	return (0);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "kvm_image.h"
-#include "kvm_internal.h"
+#include "kvm/kvm_finders.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The first lookup decodes the whole table; the next reuses it. */
 	if (_memstat_kvm_symbol(kvm, "slab_caches", &addr) != 0 &&
-	    (kvm->error == 0 || kvm->err[0] == '\0'))
+	    (kvm->err.code == 0 || kvm->err.msg[0] == '\0'))
 		abort();
 	if (kvm->syms != NULL)
 		(void)_memstat_kvm_symbol(kvm, "nr_node_ids", &addr);

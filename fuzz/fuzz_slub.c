@@ -10,7 +10,7 @@
 
 #include "fuzz_support.h"
 #include "kvm_image.h"
-#include "kvm_internal.h"
+#include "kvm/kvm_finders.h"
 
 #define FIXTURE	"fixtures/vmcore/debian12-6.1/vmcore.elf"
 
@@ -52,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	before = fuzz_list_digest(list, &n);
 	if (memstat_kvm_all(list, kvm) != 0) {
-		if (memstat_mtl_geterror(list) == 0 || kvm->err[0] == '\0' ||
+		if (memstat_mtl_geterror(list) == 0 || kvm->err.msg[0] == '\0' ||
 		    fuzz_list_digest(list, &n_after) != before || n_after != n)
 			abort();
 	} else

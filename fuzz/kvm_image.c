@@ -1,6 +1,6 @@
 /*
  * kvm_image.c: a dump in memory, read through the same reader interface
- * as libkdumpfile (kvm_internal.h).  Memory records are sorted and merged
+ * as libkdumpfile (kvm/kvm_handle.h).  Memory records are sorted and merged
  * into disjoint segments, so a read is one binary search.
  */
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kvm_image.h"
-#include "kvm_internal.h"
+#include "kvm/kvm_handle.h"
 
 #define MAX_RECORDS	65536
 
@@ -175,6 +175,7 @@ image_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 }
 
 static const struct kvm_reader image_reader = {
+	.name = "image",
 	.read = image_read,
 	.vmcoreinfo_symbol = image_symbol,
 };
@@ -186,7 +187,6 @@ kvm_image_handle(struct kvm_image *img)
 
 	if ((kvm = calloc(1, sizeof(*kvm))) == NULL)
 		abort();
-	kvm->fd = -1;
 	kvm->reader = &image_reader;
 	kvm->reader_arg = img;
 	return (kvm);
@@ -277,9 +277,22 @@ recording_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 	return (0);
 }
 
+/* The real reader closes what it opened; the recorder goes with it. */
+static void
+recording_close(struct memstat_kvm *kvm)
+{
+	struct recorder *r = to_inner(kvm);
+
+	if (kvm->reader->close != NULL)
+		kvm->reader->close(kvm);
+	free(r);
+}
+
 static const struct kvm_reader recording_reader = {
+	.name = "recorder",
 	.read = recording_read,
 	.vmcoreinfo_symbol = recording_symbol,
+	.close = recording_close,
 };
 
 void

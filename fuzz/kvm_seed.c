@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kvm_image.h"
-#include "kvm_internal.h"
+#include "kvm/kvm_finders.h"
 
 int
 main(int argc, char *argv[])

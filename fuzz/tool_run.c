@@ -18,9 +18,9 @@
 #include "tool_run.h"
 #include "tool_shim.h"
 
-int	vmstat_z_main(int argc, char *argv[]);
-int	vmstat_m_main(int argc, char *argv[]);
-int	netstat_mbuf_main(int argc, char *argv[]);
+#define FUZZ_TOOL(id, main, name)	int main(int argc, char *argv[]);
+#include "tools.h"
+#undef FUZZ_TOOL
 
 /* LeakSanitizer's, when the build has it. */
 void	__lsan_disable(void) __attribute__((weak));
@@ -124,9 +124,9 @@ int
 fuzz_tool_run(enum fuzz_tool tool, int argc, char **argv)
 {
 	static int (*const mains[])(int, char **) = {
-		[FUZZ_VMSTAT_Z] = vmstat_z_main,
-		[FUZZ_VMSTAT_M] = vmstat_m_main,
-		[FUZZ_NETSTAT_MBUF] = netstat_mbuf_main,
+#define FUZZ_TOOL(id, main, name)	[FUZZ_##id] = main,
+#include "tools.h"
+#undef FUZZ_TOOL
 	};
 	char *out = NULL, *errtext = NULL;
 	size_t outlen = 0, errlen = 0;
@@ -167,20 +167,27 @@ fuzz_tool_run(enum fuzz_tool tool, int argc, char **argv)
 	return (status);
 }
 
+const char *
+fuzz_tool_name(enum fuzz_tool tool)
+{
+	static const char *names[] = {
+#define FUZZ_TOOL(id, main, name)	[FUZZ_##id] = name,
+#include "tools.h"
+#undef FUZZ_TOOL
+	};
+
+	return (names[tool]);
+}
+
 int
 fuzz_tool_run_on(enum fuzz_tool tool, const char *path, ...)
 {
-	static const char *names[] = {
-		[FUZZ_VMSTAT_Z] = "vmstat-z",
-		[FUZZ_VMSTAT_M] = "vmstat-m",
-		[FUZZ_NETSTAT_MBUF] = "netstat-mbuf",
-	};
 	char *argv[16];
 	const char *opt;
 	va_list ap;
 	int argc = 0;
 
-	argv[argc++] = (char *)names[tool];
+	argv[argc++] = (char *)fuzz_tool_name(tool);
 	va_start(ap, path);
 	while ((opt = va_arg(ap, const char *)) != NULL && argc < 12)
 		argv[argc++] = (char *)opt;

@@ -1,5 +1,5 @@
 /*
- * tool_run.h: run one of the three tools' main() inside a fuzz target and
+ * tool_run.h: run one of the tools' main() inside a fuzz target and
  * check what every run must satisfy: it ends by exit status 0 or 1 (a
  * crash is the sanitizer's to report), and a run that fails prints
  * nothing on stdout and something on stderr.  A broken rule aborts.
@@ -9,11 +9,15 @@
 
 #include <stddef.h>
 
+/* One per line of tools.list (fuzz/tools.h is made from it). */
 enum fuzz_tool {
-	FUZZ_VMSTAT_Z,
-	FUZZ_VMSTAT_M,
-	FUZZ_NETSTAT_MBUF,
+#define FUZZ_TOOL(id, main, name)	FUZZ_##id,
+#include "tools.h"
+#undef FUZZ_TOOL
 };
+
+/* A tool's name, as argv[0]. */
+const char *fuzz_tool_name(enum fuzz_tool tool);
 
 /* Call once, before the first run: notes the descriptors that stay open. */
 void	fuzz_tool_init(void);

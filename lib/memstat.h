@@ -46,6 +46,15 @@ struct memory_type_list;
 
 const char	*memstat_strerror(int error);
 
+/*
+ * Beyond FreeBSD: a failed query leaves, with its code, what failed in
+ * words (at most MEMSTAT_ERRLEN bytes with the NUL): memstat_strerror()'s
+ * string where that is all there is to say, as for FreeBSD's streams and
+ * the live kernel; the file and what was wrong with it for a saved Linux
+ * tree; what the dump lacked for a core image.
+ */
+#define MEMSTAT_ERRLEN		512
+
 /* Lists. */
 struct memory_type_list	*memstat_mtl_alloc(void);
 struct memory_type	*memstat_mtl_first(struct memory_type_list *list);
@@ -54,6 +63,31 @@ struct memory_type	*memstat_mtl_find(struct memory_type_list *list,
 			    int allocator, const char *name);
 void			 memstat_mtl_free(struct memory_type_list *list);
 int			 memstat_mtl_geterror(struct memory_type_list *list);
+const char		*memstat_mtl_geterrmsg(struct memory_type_list *list);
+
+/*
+ * What a path holds, decided by content (magic numbers), never by name:
+ * what a tool's -M may name.  Returns 0 with kind set, and why saying how
+ * it was told or, for MEMSTAT_SOURCE_UNKNOWN, why it is none of them; or
+ * -1 when the path cannot be examined, with error (PERMISSION, NOMEMORY,
+ * or KVM: the system's reason is in why).  byte_order is FreeBSD data's
+ * (1234 little-endian, 4321 big-endian; this host's when nothing tells).
+ * A pipe is taken for a stream unread: reading it would consume it.
+ */
+#define MEMSTAT_SOURCE_UNKNOWN		0
+#define MEMSTAT_SOURCE_FREEBSD_STREAM	1	/* "sysctl -b" output */
+#define MEMSTAT_SOURCE_FREEBSD_CAPTURE	2	/* one file per sysctl OID */
+#define MEMSTAT_SOURCE_LINUX_TREE	3	/* proc/slabinfo and more */
+#define MEMSTAT_SOURCE_CORE		4	/* a kernel core image */
+
+struct memstat_probe {
+	int	 kind;			/* MEMSTAT_SOURCE_* */
+	int	 byte_order;
+	int	 error;			/* MEMSTAT_ERROR_*, when -1 */
+	char	 why[MEMSTAT_ERRLEN];
+};
+
+int	memstat_probe(const char *path, struct memstat_probe *probe);
 
 /*
  * Decoders for FreeBSD's binary sysctl streams, as saved by

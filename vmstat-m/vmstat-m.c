@@ -15,7 +15,10 @@
 #include <string.h>
 
 #include "memstat.h"
-#include "memstat_tool.h"
+#include "tool_columns.h"
+#include "tool_options.h"
+#include "tool_output.h"
+#include "tool_source.h"
 
 static void __attribute__((noreturn))
 usage(void)
@@ -67,16 +70,16 @@ capture_zone_sizes(struct tool_source *src)
 {
 	uint64_t raw[MEMSTAT_MALLOC_ZONE_MAX];
 	int sizes[MEMSTAT_MALLOC_ZONE_MAX];
-	char errbuf[512];
+	struct tool_error e;
 	size_t n;
 	int rc;
 
 	rc = tool_source_ints(src, "vm.malloc.zone_sizes", 4, raw,
-	    MEMSTAT_MALLOC_ZONE_MAX, &n, errbuf, sizeof(errbuf));
+	    MEMSTAT_MALLOC_ZONE_MAX, &n, &e);
 	if (rc == TOOL_ABSENT)
 		return;
 	if (rc != 0)
-		errx(1, "memstat_malloc_zone_init: %s", errbuf);
+		errx(1, "memstat_malloc_zone_init: %s", e.msg);
 	for (size_t i = 0; i < n; i++)
 		sizes[i] = (int)(int32_t)raw[i];
 	if (memstat_malloc_zone_set_sizes(sizes, n) != 0)
@@ -91,81 +94,78 @@ shown(const struct memory_type *mtp)
 	return (memstat_get_numallocs(mtp) != 0 || memstat_get_count(mtp) != 0);
 }
 
-static bool
-requests_known(const struct memory_type *mtp)
-{
-	return ((memstat_get_unknown(mtp) & MEMSTAT_UNKNOWN_NUMALLOCS) == 0);
-}
-
 static uint64_t
 memuse_kib(const struct memory_type *mtp)
 {
 	return ((memstat_get_bytes(mtp) + 1023) / 1024);
 }
 
+/* The n-th malloc zone size the type used. */
+static bool
+zone_size(const struct memory_type *mtp, size_t n, uint64_t *v)
+{
+	size_t zones = memstat_malloc_zone_get_count();
+
+	for (size_t i = 0; i < zones; i++)
+		if (memstat_malloc_zone_used(mtp, i) && n-- == 0) {
+			*v = (uint64_t)(int)memstat_malloc_zone_get_size(i);
+			return (true);
+		}
+	return (false);
+}
+
+static const struct tool_column columns[] = {
+	{ .kind = COLUMN_NAME, .key = "type", .heading = "Type",
+	  .heading_sep = "", .heading_width = 13, .sep = "", .width = 13,
+	  .suffix = "" },
+	{ .kind = COLUMN_COUNT, .key = "in-use", .heading = "InUse",
+	  .heading_sep = " ", .heading_width = 5, .sep = " ", .width = 5,
+	  .suffix = "", .value = memstat_get_count,
+	  .metric = "in_use_allocations", .help = "Allocations in use" },
+	{ .kind = COLUMN_COUNT, .key = "memory-use", .heading = "MemUse",
+	  .heading_sep = " ", .heading_width = 6, .sep = " ", .width = 6,
+	  .suffix = "K", .value = memuse_kib,
+	  .metric = "memory_use_kibibytes", .help = "Memory in use" },
+	{ .kind = COLUMN_COUNT, .key = "requests", .heading = "Requests",
+	  .heading_sep = " ", .heading_width = 8, .sep = " ", .width = 8,
+	  .suffix = "", .value = memstat_get_numallocs,
+	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS,
+	  .metric = "requests_total", .help = "Allocation requests" },
+	{ .kind = COLUMN_LIST, .key = "size", .heading = "Size(s)",
+	  .heading_sep = "  ", .heading_width = 0, .sep = "  ", .width = 0,
+	  .suffix = "", .sep_if_empty = true, .json_omit_empty = true,
+	  .list = zone_size },
+};
+#define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
+
 static void
 report_text(FILE *f, struct memory_type_list *mtlp)
 {
 	struct memory_type *mtp;
-	size_t i, zones = memstat_malloc_zone_get_count();
-	char requests[TOOL_STAT_LEN];
-	bool first;
 
-	fprintf(f, "%13s %5s %6s %8s  %s\n", "Type", "InUse", "MemUse",
-	    "Requests", "Size(s)");
+	tool_columns_heading(f, columns, NCOLUMNS);
 	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp)) {
-		if (!shown(mtp))
-			continue;
-		fprintf(f, "%13s %5" PRIu64 " %5" PRIu64 "K %8s  ",
-		    memstat_get_name(mtp), memstat_get_count(mtp),
-		    memuse_kib(mtp), tool_stat_text(requests,
-		    memstat_get_numallocs(mtp), requests_known(mtp)));
-		first = true;
-		for (i = 0; i < zones; i++) {
-			if (!memstat_malloc_zone_used(mtp, i))
-				continue;
-			fprintf(f, "%s%d", first ? "" : ",",
-			    (int)memstat_malloc_zone_get_size(i));
-			first = false;
-		}
-		fputc('\n', f);
-	}
+	    mtp = memstat_mtl_next(mtp))
+		if (shown(mtp))
+			tool_columns_text(f, columns, NCOLUMNS, mtp);
 }
 
 static void
 report_json(struct json_object *root, struct memory_type_list *mtlp)
 {
-	struct json_object *types, *t, *sizes;
+	struct json_object *types;
 	struct memory_type *mtp;
-	size_t i, zones = memstat_malloc_zone_get_count();
 
 	tool_json_set(root, "__version", json_object_new_string("1"));
 	types = tool_json_set(tool_json_set(root, "malloc-statistics",
 	    tool_json_new(json_type_object)), "memory",
 	    tool_json_new(json_type_array));
 	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp)) {
-		if (!shown(mtp))
-			continue;
-		t = tool_json_set(types, NULL, tool_json_new(json_type_object));
-		tool_json_set(t, "type",
-		    json_object_new_string(memstat_get_name(mtp)));
-		tool_json_set(t, "in-use", tool_json_uint(memstat_get_count(mtp)));
-		tool_json_set(t, "memory-use", tool_json_uint(memuse_kib(mtp)));
-		tool_json_stat(t, "requests", memstat_get_numallocs(mtp),
-		    requests_known(mtp));
-		sizes = NULL;
-		for (i = 0; i < zones; i++) {
-			if (!memstat_malloc_zone_used(mtp, i))
-				continue;
-			if (sizes == NULL)
-				sizes = tool_json_set(t, "size",
-				    tool_json_new(json_type_array));
-			tool_json_set(sizes, NULL, json_object_new_int(
-			    (int)memstat_malloc_zone_get_size(i)));
-		}
-	}
+	    mtp = memstat_mtl_next(mtp))
+		if (shown(mtp))
+			tool_columns_json(tool_json_set(types, NULL,
+			    tool_json_new(json_type_object)), columns,
+			    NCOLUMNS, mtp);
 }
 
 int
@@ -175,29 +175,24 @@ main(int argc, char *argv[])
 		{ "zone-sizes", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct tool_options opts = { 0 };
 	struct memory_type_list *mtlp;
 	struct tool_source *src;
+	struct tool_error e;
 	struct tool_out out;
-	enum tool_style style;
-	const char *memf = NULL, *nlistf = NULL, *zone_sizes = NULL;
-	char errbuf[512];
+	const char *zone_sizes = NULL;
 	int ch, rc;
 
-	if ((argc = tool_parse_libxo(argc, argv, &style)) < 0)
+	if ((argc = tool_parse_libxo(argc, argv, &opts.style)) < 0)
 		usage();
-	while ((ch = getopt_long(argc, argv, "hM:N:", longopts,
+	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS, longopts,
 	    NULL)) != -1) {
+		if (tool_common_option(&opts, ch, optarg))
+			continue;
 		switch (ch) {
-		case 'M':
-			memf = optarg;
-			break;
-		case 'N':
-			nlistf = optarg;
-			break;
 		case 'Z':
 			zone_sizes = optarg;
 			break;
-		case 'h':
 		default:
 			usage();
 		}
@@ -205,7 +200,7 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	src = tool_open_core(memf, nlistf);
+	src = tool_open_core(opts.memf, opts.nlistf);
 	/* Linux's size classes come with its data, from the cache names. */
 	if (tool_source_linux(src))
 		;
@@ -215,15 +210,15 @@ main(int argc, char *argv[])
 		capture_zone_sizes(src);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
-	rc = tool_source_malloc(src, mtlp, 0, errbuf, sizeof(errbuf));
+	rc = tool_source_malloc(src, mtlp, 0, &e);
 	if (rc == TOOL_ABSENT)
 		errx(1, "memstat_kvm_malloc: %s holds no malloc statistics",
-		    memf);
+		    opts.memf);
 	if (rc != 0)
-		tool_query_failed(src, "malloc", errbuf);
+		tool_query_failed(src, "malloc", &e);
 
-	tool_out_init(&out, style);
-	if (style == STYLE_TEXT)
+	tool_out_init(&out, opts.style);
+	if (opts.style == STYLE_TEXT)
 		report_text(out.text, mtlp);
 	else
 		report_json(out.json, mtlp);

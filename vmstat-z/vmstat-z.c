@@ -5,14 +5,64 @@
  * columns, with "-" (JSON null) for what Linux does not count.
  */
 #include <err.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "memstat.h"
-#include "memstat_tool.h"
+#include "tool_columns.h"
+#include "tool_options.h"
+#include "tool_output.h"
+#include "tool_source.h"
+
+static const struct tool_column columns[] = {
+	{ .kind = COLUMN_NAME, .key = "name", .heading = "ITEM",
+	  .heading_sep = "", .heading_width = -20, .sep = "", .width = -20,
+	  .suffix = ":" },
+	{ .kind = COLUMN_COUNT, .key = "size", .heading = "SIZE",
+	  .heading_sep = " ", .heading_width = 6, .sep = " ", .width = 6,
+	  .suffix = "", .value = memstat_get_size,
+	  .metric = "size_bytes", .help = "Size of an item" },
+	{ .kind = COLUMN_COUNT, .key = "limit", .heading = "LIMIT",
+	  .heading_sep = " ", .heading_width = 6, .sep = ", ", .width = 6,
+	  .suffix = "", .value = memstat_get_countlimit,
+	  .unknown = MEMSTAT_UNKNOWN_LIMIT,
+	  .metric = "limit_items", .help = "Most items the zone may hold" },
+	{ .kind = COLUMN_COUNT, .key = "used", .heading = "USED",
+	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 8,
+	  .suffix = "", .value = memstat_get_count,
+	  .metric = "used_items", .help = "Items allocated" },
+	{ .kind = COLUMN_COUNT, .key = "free", .heading = "FREE",
+	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 8,
+	  .suffix = "", .value = memstat_get_free,
+	  .metric = "free_items", .help = "Items free in caches and slabs" },
+	{ .kind = COLUMN_COUNT, .key = "requests", .heading = "REQ",
+	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 8,
+	  .suffix = "", .value = memstat_get_numallocs,
+	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS,
+	  .metric = "requests_total", .help = "Allocation requests" },
+	{ .kind = COLUMN_COUNT, .key = "fail", .heading = "FAIL",
+	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 4,
+	  .suffix = "", .value = memstat_get_failures,
+	  .unknown = MEMSTAT_UNKNOWN_FAILURES,
+	  .metric = "failures_total", .help = "Allocations that failed" },
+	{ .kind = COLUMN_COUNT, .key = "sleep", .heading = "SLEEP",
+	  .heading_sep = " ", .heading_width = 4, .sep = ",", .width = 4,
+	  .suffix = "", .value = memstat_get_sleeps,
+	  .unknown = MEMSTAT_UNKNOWN_SLEEPS,
+	  .metric = "sleeps_total", .help = "Allocations that slept" },
+	{ .kind = COLUMN_COUNT, .key = "xdomain", .heading = "XDOMAIN",
+	  .heading_sep = " ", .heading_width = 4, .sep = ",", .width = 4,
+	  .suffix = "", .value = memstat_get_xdomain,
+	  .unknown = MEMSTAT_UNKNOWN_XDOMAIN,
+	  .metric = "xdomain_frees_total",
+	  .help = "Frees to another NUMA domain" },
+	/* Last: written only when asked for (-a, or Linux JSON). */
+	{ .kind = COLUMN_NAMES, .key = "aliases", .heading = "ALIASES",
+	  .heading_sep = " ", .heading_width = 0, .sep = " ", .width = 0,
+	  .suffix = "", .names = memstat_get_alias },
+};
+#define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 
 static void __attribute__((noreturn))
 usage(void)
@@ -22,128 +72,55 @@ usage(void)
 	exit(1);
 }
 
-static bool
-known(const struct memory_type *mtp, uint32_t what)
-{
-	return ((memstat_get_unknown(mtp) & what) == 0);
-}
-
-/* What "%-20s" would add after name and its colon. */
-static int
-pad(const char *name)
-{
-	size_t len = strlen(name) + 1;
-
-	return (len >= 20 ? 0 : (int)(20 - len));
-}
-
 static void
-report_text(FILE *f, struct memory_type_list *mtlp, bool aliases)
+report_text(FILE *f, struct memory_type_list *mtlp, size_t ncols)
 {
-	char limit[TOOL_STAT_LEN],
-	    req[TOOL_STAT_LEN], fail[TOOL_STAT_LEN], sleep[TOOL_STAT_LEN],
-	    xdomain[TOOL_STAT_LEN];
 	struct memory_type *mtp;
-	size_t i, n;
 
-	fprintf(f, "%-20s %6s %6s %8s %8s %8s %8s %4s %4s%s\n", "ITEM", "SIZE",
-	    "LIMIT", "USED", "FREE", "REQ", "FAIL", "SLEEP", "XDOMAIN",
-	    aliases ? " ALIASES" : "");
+	tool_columns_heading(f, columns, ncols);
 	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp)) {
-		/*
-		 * The name and its colon in 20 columns or more, as FreeBSD
-		 * (whose names have at most 31 bytes; Linux's can be longer).
-		 */
-		fprintf(f, "%s:%*s %6" PRIu64 ", %6s,%8" PRIu64 ",%8" PRIu64
-		    ",%8s,%4s,%4s,%4s", memstat_get_name(mtp),
-		    pad(memstat_get_name(mtp)), "", memstat_get_size(mtp),
-		    tool_stat_text(limit, memstat_get_countlimit(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_LIMIT)),
-		    memstat_get_count(mtp), memstat_get_free(mtp),
-		    tool_stat_text(req, memstat_get_numallocs(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_NUMALLOCS)),
-		    tool_stat_text(fail, memstat_get_failures(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_FAILURES)),
-		    tool_stat_text(sleep, memstat_get_sleeps(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_SLEEPS)),
-		    tool_stat_text(xdomain, memstat_get_xdomain(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_XDOMAIN)));
-		n = aliases ? memstat_get_alias_count(mtp) : 0;
-		for (i = 0; i < n; i++)
-			fprintf(f, "%c%s", i == 0 ? ' ' : ',',
-			    memstat_get_alias(mtp, i));
-		fputc('\n', f);
-	}
+	    mtp = memstat_mtl_next(mtp))
+		tool_columns_text(f, columns, ncols, mtp);
 }
 
 static void
 report_json(struct json_object *root, struct memory_type_list *mtlp,
-    bool aliases)
+    size_t ncols)
 {
-	struct json_object *zones, *z, *names;
+	struct json_object *zones;
 	struct memory_type *mtp;
-	size_t i, n;
 
 	tool_json_set(root, "__version", json_object_new_string("1"));
 	zones = tool_json_set(tool_json_set(root, "memory-zone-statistics",
 	    tool_json_new(json_type_object)), "zone",
 	    tool_json_new(json_type_array));
 	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp)) {
-		z = tool_json_set(zones, NULL, tool_json_new(json_type_object));
-		tool_json_set(z, "name",
-		    json_object_new_string(memstat_get_name(mtp)));
-		tool_json_set(z, "size", tool_json_uint(memstat_get_size(mtp)));
-		tool_json_stat(z, "limit", memstat_get_countlimit(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_LIMIT));
-		tool_json_set(z, "used", tool_json_uint(memstat_get_count(mtp)));
-		tool_json_set(z, "free", tool_json_uint(memstat_get_free(mtp)));
-		tool_json_stat(z, "requests", memstat_get_numallocs(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_NUMALLOCS));
-		tool_json_stat(z, "fail", memstat_get_failures(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_FAILURES));
-		tool_json_stat(z, "sleep", memstat_get_sleeps(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_SLEEPS));
-		tool_json_stat(z, "xdomain", memstat_get_xdomain(mtp),
-		    known(mtp, MEMSTAT_UNKNOWN_XDOMAIN));
-		if (!aliases)
-			continue;
-		names = tool_json_set(z, "aliases",
-		    tool_json_new(json_type_array));
-		n = memstat_get_alias_count(mtp);
-		for (i = 0; i < n; i++)
-			tool_json_set(names, NULL, json_object_new_string(
-			    memstat_get_alias(mtp, i)));
-	}
+	    mtp = memstat_mtl_next(mtp))
+		tool_columns_json(tool_json_set(zones, NULL,
+		    tool_json_new(json_type_object)), columns, ncols, mtp);
 }
 
 int
 main(int argc, char *argv[])
 {
+	struct tool_options opts = { 0 };
 	struct memory_type_list *mtlp;
 	struct tool_source *src;
+	struct tool_error e;
 	struct tool_out out;
-	enum tool_style style;
-	const char *memf = NULL, *nlistf = NULL;
-	bool aflag = false, linux_json;
-	char errbuf[512];
+	bool aflag = false, aliases;
+	size_t ncols;
 	int ch, rc;
 
-	if ((argc = tool_parse_libxo(argc, argv, &style)) < 0)
+	if ((argc = tool_parse_libxo(argc, argv, &opts.style)) < 0)
 		usage();
-	while ((ch = getopt(argc, argv, "ahM:N:")) != -1) {
+	while ((ch = getopt(argc, argv, "a" TOOL_COMMON_OPTS)) != -1) {
+		if (tool_common_option(&opts, ch, optarg))
+			continue;
 		switch (ch) {
 		case 'a':
 			aflag = true;
 			break;
-		case 'M':
-			memf = optarg;
-			break;
-		case 'N':
-			nlistf = optarg;
-			break;
-		case 'h':
 		default:
 			usage();
 		}
@@ -151,26 +128,28 @@ main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 
-	src = tool_open_core(memf, nlistf);
+	src = tool_open_core(opts.memf, opts.nlistf);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	/*
 	 * Aliases cost a walk of /sys/kernel/slab, so text has them only
 	 * with -a; Linux JSON always lists them (FreeBSD's has no such key).
 	 */
-	linux_json = style != STYLE_TEXT && tool_source_linux(src);
-	rc = tool_source_uma(src, mtlp, aflag || linux_json ?
-	    MEMSTAT_LINUX_ALIASES : 0, errbuf, sizeof(errbuf));
+	aliases = aflag || (opts.style != STYLE_TEXT && tool_source_linux(src));
+	ncols = aliases ? NCOLUMNS : NCOLUMNS - 1;
+	rc = tool_source_uma(src, mtlp, aliases ? MEMSTAT_LINUX_ALIASES : 0,
+	    &e);
 	if (rc == TOOL_ABSENT)
-		errx(1, "memstat_kvm_uma: %s holds no zone statistics", memf);
+		errx(1, "memstat_kvm_uma: %s holds no zone statistics",
+		    opts.memf);
 	if (rc != 0)
-		tool_query_failed(src, "uma", errbuf);
+		tool_query_failed(src, "uma", &e);
 
-	tool_out_init(&out, style);
-	if (style == STYLE_TEXT)
-		report_text(out.text, mtlp, aflag);
+	tool_out_init(&out, opts.style);
+	if (opts.style == STYLE_TEXT)
+		report_text(out.text, mtlp, ncols);
 	else
-		report_json(out.json, mtlp, aflag || linux_json);
+		report_json(out.json, mtlp, ncols);
 	tool_out_finish(&out);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);

@@ -1,0 +1,172 @@
+/*
+ * kvm_btf.c: struct layouts for a core image, from BTF: the kernel's own
+ * blob between __start_BTF and __stop_BTF (CONFIG_DEBUG_INFO_BTF, as
+ * Debian builds it), read out of the dump, or a raw BTF file or an ELF
+ * with a .BTF section named by -N.  Nothing about a layout is assumed:
+ * every offset and bitfield the SLUB walk uses is looked up here.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "kvm/kvm_finders.h"
+
+/* vmlinux BTF is a few MiB; more is not a kernel's. */
+#define MAX_BTF		((uint64_t)64 << 20)
+
+void
+_memstat_kvm_btf_free(struct memstat_kvm *kvm)
+{
+	btf__free(kvm->btf);
+	kvm->btf = NULL;
+}
+
+static bool
+system_has_types(const char *path)
+{
+	unsigned char magic[4];
+	FILE *f;
+	bool yes;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return (false);
+	yes = fread(magic, 1, 4, f) == 4 && ((magic[0] == 0x9f &&
+	    magic[1] == 0xeb) || memcmp(magic, "\177ELF", 4) == 0);
+	fclose(f);
+	return (yes);
+}
+
+static int
+btf_load(struct memstat_kvm *kvm)
+{
+	uint64_t start, stop;
+	void *buf;
+
+	if (kvm->system != NULL && system_has_types(kvm->system)) {
+		libbpf_print_fn_t old;
+
+		/* libbpf prints its complaints; the library never prints. */
+		old = libbpf_set_print(NULL);
+		kvm->btf = btf__parse(kvm->system, NULL);
+		libbpf_set_print(old);
+		if (kvm->btf != NULL)
+			return (0);
+		/* A vmlinux without .BTF: the dump's own types serve. */
+		if (errno != ENOENT)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "%s: no usable BTF: %s", kvm->system,
+			    strerror(errno)));
+	}
+	if (_memstat_kvm_symbol(kvm, "__start_BTF", &start) != 0 ||
+	    _memstat_kvm_symbol(kvm, "__stop_BTF", &stop) != 0)
+		return (-1);
+	if (stop <= start || stop - start > MAX_BTF)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "__start_BTF..__stop_BTF is not a BTF blob"));
+	if ((buf = malloc(stop - start)) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	if (_memstat_kvm_read(kvm, start, buf, stop - start) != 0) {
+		free(buf);
+		return (-1);
+	}
+	kvm->btf = btf__new(buf, (uint32_t)(stop - start));
+	free(buf);
+	if (kvm->btf == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "the dump's BTF does not parse: %s", strerror(errno)));
+	return (0);
+}
+
+/* The type behind typedefs and const/volatile. */
+static const struct btf_type *
+resolved(const struct btf *btf, uint32_t id, uint32_t *idp)
+{
+	int rid = btf__resolve_type(btf, id);
+
+	if (rid < 0)
+		return (NULL);
+	if (idp != NULL)
+		*idp = (uint32_t)rid;
+	return (btf__type_by_id(btf, (uint32_t)rid));
+}
+
+/*
+ * Find member name in struct/union t, looking inside anonymous members
+ * (slab.inuse and slab.slab_list sit in anonymous unions); bit offset and
+ * the member's own index go out.  Depth-bounded: BTF read from a dump is
+ * data, and a type may not contain itself.
+ */
+static bool
+find_member(const struct btf *btf, const struct btf_type *t,
+    const char *name, uint32_t base_bits, int depth, uint32_t *bits,
+    const struct btf_type **owner, int *index)
+{
+	const struct btf_member *m = btf_members(t);
+	const struct btf_type *mt;
+	const char *mname;
+
+	if (depth > 8)
+		return (false);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		mname = btf__name_by_offset(btf, m->name_off);
+		if (mname != NULL && strcmp(mname, name) == 0) {
+			*bits = base_bits + btf_member_bit_offset(t, (uint32_t)i);
+			*owner = t;
+			*index = i;
+			return (true);
+		}
+		if (mname == NULL || *mname == '\0') {
+			mt = resolved(btf, m->type, NULL);
+			if (mt != NULL && btf_is_composite(mt) &&
+			    find_member(btf, mt, name, base_bits +
+			    btf_member_bit_offset(t, (uint32_t)i), depth + 1,
+			    bits, owner, index))
+				return (true);
+		}
+	}
+	return (false);
+}
+
+int
+_memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
+    const char *member, struct kvm_member *m)
+{
+	const struct btf_type *t, *owner;
+	uint32_t bits, bitsize;
+	__s64 size;
+	int id, index;
+
+	if (kvm->btf == NULL && btf_load(kvm) != 0)
+		return (-1);
+	id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_STRUCT);
+	if (id < 0 || (t = btf__type_by_id(kvm->btf, (uint32_t)id)) == NULL ||
+	    !find_member(kvm->btf, t, member, 0, 0, &bits, &owner, &index))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "no %s.%s in the kernel's BTF", type, member));
+	bitsize = btf_member_bitfield_size(owner, (uint32_t)index);
+	*m = (struct kvm_member){ 0 };
+	if (bitsize != 0) {
+		/* Read the aligned 32-bit word holding the field. */
+		if (bitsize > 32 || (bits % 32) + bitsize > 32)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "%s.%s: a bitfield across words", type, member));
+		m->offset = bits / 32 * 4;
+		m->size = 4;
+		m->bit_shift = bits % 32;
+		m->bit_size = bitsize;
+		return (0);
+	}
+	size = btf__resolve_size(kvm->btf, btf_members(owner)[index].type);
+	if (bits % 8 != 0 || size <= 0 || size > 8192)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "%s.%s: unusable layout", type, member));
+	m->offset = bits / 8;
+	m->size = (uint32_t)size;
+	return (0);
+}

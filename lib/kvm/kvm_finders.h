@@ -1,0 +1,29 @@
+/*
+ * kvm_finders.h: the symbol finder (the kallsyms tables VMCOREINFO points
+ * at, or -N's System.map or vmlinux) and the type finder (the dump's own
+ * BTF, or -N's, through libbpf) of a core image.  Both read through the
+ * handle's memory reader and load on first use.
+ */
+#ifndef KVM_FINDERS_H
+#define KVM_FINDERS_H
+
+#include "kvm/kvm_handle.h"
+
+/* A symbol's run-time address: 0, or -1 with KVM_NOSYMBOL recorded. */
+int	_memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name,
+	    uint64_t *addr);
+void	_memstat_kvm_symtab_free(struct kvm_symtab *st);
+
+/* Where a struct member lives, from BTF. */
+struct kvm_member {
+	uint32_t	 offset;	/* bytes, of the containing word */
+	uint32_t	 size;		/* bytes to read */
+	uint32_t	 bit_shift;	/* bitfields: within that word */
+	uint32_t	 bit_size;	/* 0: not a bitfield */
+};
+/* 0, or -1 with DATAERROR recorded (type or member missing). */
+int	_memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
+	    const char *member, struct kvm_member *m);
+void	_memstat_kvm_btf_free(struct memstat_kvm *kvm);
+
+#endif /* !KVM_FINDERS_H */

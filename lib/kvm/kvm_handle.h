@@ -1,0 +1,75 @@
+/*
+ * kvm_handle.h: a Linux kernel core image, read the way drgn reads one:
+ * one handle fed by pluggable parts.  This is the bottom of the core-image
+ * code: the handle, the memory reader seam, and the read and fail helpers
+ * that everything above calls (the readers, the symbol and type finders,
+ * the SLUB walk).  It calls nothing above it.
+ */
+#ifndef KVM_HANDLE_H
+#define KVM_HANDLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/memstat_internal.h"
+
+struct btf;
+struct kvm_symtab;
+struct memstat_kvm;
+
+/*
+ * Where the handle's memory comes from: libkdumpfile over a dump file
+ * (kvm_reader_kdump.c), or anything else that can read kernel virtual
+ * addresses and name VMCOREINFO's symbols (the fuzz targets hold a dump
+ * in memory).  memstat_kvm_open() offers the file to each reader of
+ * kvm_readers.h in turn.
+ *
+ * open: take the core image open on fd, deciding by content: 0 (fd is the
+ * reader's now), KVM_READER_NOT_MINE (fd untouched), or -1 with the error
+ * recorded (fd closed).  read and vmcoreinfo_symbol: 0, or -1 with the
+ * error recorded (symbol: -1 with nothing recorded; the caller says what
+ * was missing).  close may be NULL.
+ */
+#define KVM_READER_NOT_MINE	1
+
+struct kvm_reader {
+	const char *name;
+	int	(*open)(struct memstat_kvm *kvm, int fd);
+	int	(*read)(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+		    size_t len);
+	int	(*vmcoreinfo_symbol)(struct memstat_kvm *kvm,
+		    const char *name, uint64_t *addr);
+	void	(*close)(struct memstat_kvm *kvm);
+};
+
+struct memstat_kvm {
+	const struct kvm_reader	*reader;
+	void			*reader_arg;	/* the reader's own state */
+	uint64_t		 kaslr;		/* KERNELOFFSET */
+	struct kvm_symtab	*syms;		/* NULL: not loaded yet */
+	char			*system;	/* -N, or NULL */
+	struct btf		*btf;		/* NULL: not loaded yet */
+	struct memstat_err	 err;		/* the last failure */
+};
+
+/* Record an error and its message; returns -1. */
+int	_memstat_kvm_fail(struct memstat_kvm *kvm, int error, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
+
+/* Read kernel virtual memory: 0, or -1 with the error recorded. */
+int	_memstat_kvm_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+	    size_t len);
+int	_memstat_kvm_read_u64(struct memstat_kvm *kvm, uint64_t addr,
+	    uint64_t *v);
+int	_memstat_kvm_read_u32(struct memstat_kvm *kvm, uint64_t addr,
+	    uint32_t *v);
+/* A NUL-terminated string of at most max - 1 bytes into buf. */
+int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
+	    char *buf, size_t max);
+
+/* A SYMBOL(name) line of VMCOREINFO: 0, or -1 (nothing recorded). */
+int	_memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm,
+	    const char *name, uint64_t *addr);
+
+#endif /* !KVM_HANDLE_H */

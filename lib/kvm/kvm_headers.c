@@ -1,0 +1,134 @@
+/*
+ * kvm_headers.c: what libkdumpfile is not trusted with.  It believes the
+ * sizes a dump's headers give and allocates them before it reads: a
+ * 600-byte file can ask for 170 GB of page bitmap, and a kdump header cut
+ * short makes 0.5.1 crash when its context is freed.  So the tables a
+ * header points at must lie within the file before libkdumpfile sees it.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kvm/kvm_file.h"
+
+/* struct disk_dump_header, through nr_cpus, of a 64-bit kernel. */
+#define DISKDUMP_HEADER_SIZE	464
+/* Where block_size, sub_hdr_size and bitmap_blocks are: 64- and 32-bit. */
+#define DD64_BLOCK_SIZE		428
+#define DD32_BLOCK_SIZE		416
+
+bool
+_memstat_kvm_is_core(const unsigned char *m, size_t n)
+{
+	return ((n >= 18 && memcmp(m, "\177ELF", 4) == 0 &&
+	    ((m[16] == 4 && m[17] == 0) || (m[16] == 0 && m[17] == 4))) ||
+	    (n >= 8 && (memcmp(m, "KDUMP   ", 8) == 0 ||
+	    memcmp(m, "DISKDUMP", 8) == 0)) ||
+	    (n >= 13 && memcmp(m, "makedumpfile\0", 13) == 0));
+}
+
+static uint64_t
+get(const unsigned char *p, int n, bool big)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = big ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
+	return (v);
+}
+
+/*
+ * The header's layout at off (block_size, sub_hdr_size, bitmap_blocks):
+ * whether its block size is one libkdumpfile would take, and if so
+ * whether the header blocks and bitmap end within size bytes.
+ */
+static bool
+diskdump_layout_fits(const unsigned char *h, size_t off, uint64_t size,
+    bool *plausible)
+{
+	uint64_t block = get(h + off, 4, false);
+	uint64_t sub = get(h + off + 4, 4, false);
+	uint64_t bitmap = get(h + off + 8, 4, false);
+
+	*plausible = block >= 512 && block <= (1u << 24) &&
+	    (block & (block - 1)) == 0;
+	/* Each factor is below 2^32 and block below 2^25: no overflow. */
+	return (!*plausible || (1 + sub + bitmap) * block <= size);
+}
+
+static int
+check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
+    uint64_t size)
+{
+	bool fits64, p64, p32;
+
+	if (n < DISKDUMP_HEADER_SIZE)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "kdump header cut short"));
+	fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, size, &p64);
+	if (!p64)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "kdump header of no 64-bit kernel (block size %" PRIu64
+		    ")", get(h + DD64_BLOCK_SIZE, 4, false)));
+	if (!fits64 || !diskdump_layout_fits(h, DD32_BLOCK_SIZE, size, &p32))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "kdump header's blocks and bitmap do not fit in its %"
+		    PRIu64 " bytes", size));
+	return (0);
+}
+
+/* The program header table, PN_XNUM's count included, within the file. */
+static int
+check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
+    uint64_t size)
+{
+	bool is64 = h[4] == 2, big = h[5] == 2;
+	uint64_t phoff, shoff, entsize, count, end;
+	unsigned char sh[64];
+
+	if (n < (is64 ? 64 : 52))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF header cut short"));
+	phoff = is64 ? get(h + 32, 8, big) : get(h + 28, 4, big);
+	shoff = is64 ? get(h + 40, 8, big) : get(h + 32, 4, big);
+	entsize = get(h + (is64 ? 54 : 42), 2, big);
+	count = get(h + (is64 ? 56 : 44), 2, big);
+	if (count == 0xffff) {		/* PN_XNUM: sh_info of section 0 */
+		if (pread(fd, sh, sizeof(sh), (off_t)(shoff & INT64_MAX)) !=
+		    (ssize_t)sizeof(sh) || shoff > size)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF section 0 (program header count) past the "
+			    "end of the file"));
+		count = get(sh + (is64 ? 44 : 28), 4, big);
+	}
+	if (__builtin_mul_overflow(count, entsize, &end) ||
+	    __builtin_add_overflow(end, phoff, &end) || end > size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF program headers (%" PRIu64 " of %" PRIu64 " bytes) "
+		    "do not fit in the file's %" PRIu64 " bytes", count,
+		    entsize, size));
+	return (0);
+}
+
+int
+_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd, bool *diskdump)
+{
+	unsigned char h[DISKDUMP_HEADER_SIZE];
+	struct stat st;
+	ssize_t n;
+
+	*diskdump = false;
+	if (fstat(fd, &st) != 0 || (n = pread(fd, h, sizeof(h), 0)) < 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    strerror(errno)));
+	*diskdump = n >= 8 && (memcmp(h, "KDUMP   ", 8) == 0 ||
+	    memcmp(h, "DISKDUMP", 8) == 0);
+	if (*diskdump)
+		return (check_diskdump(kvm, h, n, (uint64_t)st.st_size));
+	if (n >= 6 && memcmp(h, "\177ELF", 4) == 0 && (h[4] == 1 || h[4] == 2))
+		return (check_elf(kvm, fd, h, n, (uint64_t)st.st_size));
+	return (0);
+}

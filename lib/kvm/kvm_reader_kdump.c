@@ -1,0 +1,161 @@
+/*
+ * kvm_reader_kdump.c: the memory reader over a dump file, by
+ * libkdumpfile: ELF cores (/proc/vmcore, QEMU's dump-guest-memory),
+ * kdump-compressed files, and makedumpfile's flattened stream once
+ * reassembled (kvm_flat.c).  Headers are checked before libkdumpfile
+ * sees them (kvm_headers.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kvm/kvm_file.h"
+#include "kvm/kvm_kdumpfile.h"
+#include "kvm/kvm_readers.h"
+
+struct kdump_state {
+	kdump_ctx_t	*ctx;
+	int		 fd;		/* the dump, or its reassembly */
+};
+
+static kdump_ctx_t *
+ctx_of(struct memstat_kvm *kvm)
+{
+	return (((struct kdump_state *)kvm->reader_arg)->ctx);
+}
+
+static int
+kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+    size_t len)
+{
+	kdump_ctx_t *ctx = ctx_of(kvm);
+	size_t got = len;
+	kdump_status st;
+
+	st = kdump_read(ctx, KDUMP_KVADDR, addr, buf, &got);
+	if (st == KDUMP_OK && got == len)
+		return (0);
+	/* A page the dump left out (filtered, or past its end). */
+	if (st == KDUMP_ERR_NODATA || st == KDUMP_OK)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
+		    "cannot read %zu bytes at 0x%" PRIx64 ": %s", len,
+		    addr + got, kdump_get_err(ctx)));
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+	    "cannot read 0x%" PRIx64 ": %s", addr + got, kdump_get_err(ctx)));
+}
+
+static int
+kdump_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
+{
+	kdump_addr_t a;
+
+	if (kdump_vmcoreinfo_symbol(ctx_of(kvm), name, &a) != KDUMP_OK)
+		return (-1);
+	*addr = a;
+	return (0);
+}
+
+static bool
+set_str(kdump_ctx_t *ctx, const char *key, const char *value)
+{
+	return (kdump_set_string_attr(ctx, key, value) == KDUMP_OK);
+}
+
+/* The dump, opened and ready for kernel virtual reads: 0 or -1. */
+static int
+kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
+{
+	const char *arch;
+	bool diskdump;
+	char *line;
+
+	if (_memstat_kdumpfile_load(kvm->err.msg, sizeof(kvm->err.msg)) != 0) {
+		kvm->err.code = MEMSTAT_ERROR_KVM;
+		return (-1);
+	}
+	if ((ks->ctx = kdump_new()) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	/* read(2), not mmap(2): a dump truncated under us cannot SIGBUS. */
+	kdump_set_number_attr(ks->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
+	    KDUMP_MMAP_NEVER);
+	if (_memstat_kvm_check_headers(kvm, ks->fd, &diskdump) != 0)
+		return (-1);
+	/*
+	 * libkdumpfile 0.5.1 (Debian 12) frees a kdump file's format data
+	 * when it fails to open one, then again in kdump_free(): a crash.
+	 * So a failed open of one leaves its context unfreed (a small leak,
+	 * not a crash).
+	 */
+	if (kdump_open_fd(ks->ctx, ks->fd) != KDUMP_OK) {
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    kdump_get_err(ks->ctx));
+		if (diskdump)
+			ks->ctx = NULL;
+		return (-1);
+	}
+	/* QEMU's kdump files name the machine but not the architecture. */
+	if (kdump_get_string_attr(ks->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
+	    KDUMP_OK && !set_str(ks->ctx, KDUMP_ATTR_ARCH_NAME, "x86_64"))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    kdump_get_err(ks->ctx)));
+	if (!set_str(ks->ctx, KDUMP_ATTR_OSTYPE, "linux"))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    kdump_get_err(ks->ctx)));
+	if (kdump_vmcoreinfo_line(ks->ctx, "OSRELEASE", &line) != KDUMP_OK)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "no VMCOREINFO in the dump: not a Linux kernel dump, or "
+		    "made without it"));
+	free(line);
+	if (kdump_vmcoreinfo_line(ks->ctx, "KERNELOFFSET", &line) ==
+	    KDUMP_OK) {
+		kvm->kaslr = strtoull(line, NULL, 16);
+		free(line);
+	}
+	return (0);
+}
+
+static void
+kdump_reader_close(struct memstat_kvm *kvm)
+{
+	struct kdump_state *ks = kvm->reader_arg;
+
+	if (ks == NULL)
+		return;
+	if (ks->ctx != NULL)
+		kdump_free(ks->ctx);
+	if (ks->fd != -1)
+		close(ks->fd);
+	free(ks);
+	kvm->reader_arg = NULL;
+}
+
+/* Every file the probe calls a core image is libkdumpfile's to try. */
+static int
+kdump_reader_open(struct memstat_kvm *kvm, int fd)
+{
+	struct kdump_state *ks;
+
+	if ((ks = calloc(1, sizeof(*ks))) == NULL) {
+		close(fd);
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	}
+	kvm->reader_arg = ks;
+	if ((ks->fd = _memstat_kvm_unflatten(kvm, fd)) == -1 ||
+	    kdump_attach(kvm, ks) != 0) {
+		kdump_reader_close(kvm);
+		return (-1);
+	}
+	return (0);
+}
+
+const struct kvm_reader _memstat_kvm_kdump_reader = {
+	.name = "libkdumpfile",
+	.open = kdump_reader_open,
+	.read = kdump_reader_read,
+	.vmcoreinfo_symbol = kdump_reader_symbol,
+	.close = kdump_reader_close,
+};

@@ -1,0 +1,282 @@
+/*
+ * kvm_slub.c: /proc/slabinfo, reproduced from a core image as the
+ * kernel's get_slabinfo() (mm/slub.c) computes it: walk slab_caches; per
+ * cache and node up to nr_node_ids, add the node's nr_slabs and
+ * total_objects, and the free objects (objects - inuse) of each slab on
+ * its partial list (count_partial()).  Per-CPU slabs count as in use,
+ * as the kernel's own /proc/slabinfo counts them, so no per-CPU or
+ * hardened freelist is read.  Every list walk is bounded.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvm/kvm_finders.h"
+#include "linux/linux_tree.h"
+
+#define MAX_CACHES	100000
+#define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
+#define NAME_MAX_LEN	256
+
+struct layout {
+	struct kvm_member cache_list, cache_name, cache_size, cache_oo,
+	    cache_node, node_nr_partial, node_partial, node_nr_slabs,
+	    node_total_objects, slab_list, slab_inuse, slab_objects,
+	    list_next;
+};
+
+static int
+layout_load(struct memstat_kvm *kvm, struct layout *l)
+{
+	static const struct {
+		const char *type, *member;
+		size_t off;
+	} want[] = {
+#define W(t, m, f) { t, m, offsetof(struct layout, f) }
+		W("kmem_cache", "list", cache_list),
+		W("kmem_cache", "name", cache_name),
+		W("kmem_cache", "size", cache_size),
+		W("kmem_cache", "oo", cache_oo),
+		W("kmem_cache", "node", cache_node),
+		W("kmem_cache_node", "nr_partial", node_nr_partial),
+		W("kmem_cache_node", "partial", node_partial),
+		W("kmem_cache_node", "nr_slabs", node_nr_slabs),
+		W("kmem_cache_node", "total_objects", node_total_objects),
+		W("slab", "slab_list", slab_list),
+		W("slab", "inuse", slab_inuse),
+		W("slab", "objects", slab_objects),
+		W("list_head", "next", list_next),
+#undef W
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
+		    (struct kvm_member *)((char *)l + want[i].off)) != 0)
+			return (-1);
+	return (0);
+}
+
+/* A member of the struct at base, as an unsigned number of its size. */
+static int
+read_member(struct memstat_kvm *kvm, uint64_t base,
+    const struct kvm_member *m, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (m->size > sizeof(x))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "a %" PRIu32 "-byte counter", m->size));
+	if (_memstat_kvm_read(kvm, base + m->offset, &x, m->size) != 0)
+		return (-1);
+	if (m->bit_size != 0)
+		x = (x >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
+	*v = x;
+	return (0);
+}
+
+/* The free objects on one node's partial list. */
+static int
+partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
+    uint64_t nr_slabs, uint64_t *freep)
+{
+	uint64_t head = node + l->node_partial.offset, p, slab, inuse, objects;
+	uint64_t steps = 0, free = 0;
+
+	if (read_member(kvm, head, &l->list_next, &p) != 0)
+		return (-1);
+	while (p != head) {
+		/* A partial list holds no more slabs than the node has. */
+		if (steps++ > nr_slabs)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "partial list of node 0x%" PRIx64 " longer than "
+			    "its %" PRIu64 " slabs (a cycle, or the dump was "
+			    "taken mid-update)", node, nr_slabs));
+		slab = p - l->slab_list.offset;
+		if (read_member(kvm, slab, &l->slab_inuse, &inuse) != 0 ||
+		    read_member(kvm, slab, &l->slab_objects, &objects) != 0)
+			return (-1);
+		if (inuse > objects)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "slab 0x%" PRIx64 ": %" PRIu64 " of %" PRIu64
+			    " objects in use", slab, inuse, objects));
+		free += objects - inuse;
+		if (read_member(kvm, p, &l->list_next, &p) != 0)
+			return (-1);
+	}
+	*freep = free;
+	return (0);
+}
+
+static int
+cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
+    uint32_t nr_nodes, struct slab_row *r, char *name)
+{
+	uint64_t namep, oo, node, slabs, total, free = 0;
+	uint32_t order, i;
+
+	*r = (struct slab_row){ 0 };
+	if (read_member(kvm, cache, &l->cache_name, &namep) != 0 ||
+	    _memstat_kvm_read_string(kvm, namep, name, NAME_MAX_LEN) != 0 ||
+	    read_member(kvm, cache, &l->cache_size, &r->objsize) != 0 ||
+	    read_member(kvm, cache, &l->cache_oo, &oo) != 0)
+		return (-1);
+	r->objperslab = oo & 0xffff;
+	order = (uint32_t)(oo >> 16);
+	if (order > 30)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "cache %s: slab order %" PRIu32, name, order));
+	r->pagesperslab = 1ULL << order;
+	for (i = 0; i < nr_nodes; i++) {
+		if (_memstat_kvm_read_u64(kvm, cache + l->cache_node.offset +
+		    (uint64_t)i * 8, &node) != 0)
+			return (-1);
+		if (node == 0)
+			continue;
+		if (read_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
+		    read_member(kvm, node, &l->node_total_objects, &total) != 0 ||
+		    partial_free(kvm, l, node, slabs, &free) != 0)
+			return (-1);
+		if (free > total || __builtin_add_overflow(r->slabs, slabs,
+		    &r->slabs) || __builtin_add_overflow(r->objects, total,
+		    &r->objects) || __builtin_add_overflow(r->active,
+		    total - free, &r->active))
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "cache %s: %" PRIu64 " free of %" PRIu64
+			    " objects on node %" PRIu32, name, free, total, i));
+	}
+	return (0);
+}
+
+/* Every cache of slab_caches, in list order (= /proc/slabinfo's). */
+static int
+slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
+{
+	uint64_t head, e, nr_node_ids = 1;
+	uint32_t nodes32;
+	struct layout l;
+	size_t cap = 0, namelen;
+	struct slab_row *rows;
+	char name[NAME_MAX_LEN], *names = NULL, *p;
+	size_t used = 0, namecap = 0;
+
+	*si = (struct slabinfo){ 0 };
+	if (layout_load(kvm, &l) != 0 ||
+	    _memstat_kvm_symbol(kvm, "slab_caches", &head) != 0)
+		return (-1);
+	/* Without NUMA the kernel has no nr_node_ids: one node. */
+	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &e) == 0) {
+		if (_memstat_kvm_read_u32(kvm, e, &nodes32) != 0)
+			return (-1);
+		nr_node_ids = nodes32;
+	}
+	if (nr_node_ids == 0 || nr_node_ids > MAX_NODES ||
+	    nr_node_ids * 8 > l.cache_node.size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "nr_node_ids is %" PRIu64, nr_node_ids));
+	if (read_member(kvm, head, &l.list_next, &e) != 0)
+		return (-1);
+	while (e != head) {
+		if (si->nrows == MAX_CACHES) {
+			free(names);
+			free(si->rows);
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "slab_caches does not end (a cycle?)"));
+		}
+		if (si->nrows == cap) {
+			cap = cap ? cap * 2 : 256;
+			if ((rows = reallocarray(si->rows, cap,
+			    sizeof(*rows))) == NULL)
+				goto nomem;
+			si->rows = rows;
+		}
+		if (cache_row(kvm, &l, e - l.cache_list.offset,
+		    (uint32_t)nr_node_ids, &si->rows[si->nrows], name) != 0)
+			goto fail;
+		/* Names go in one buffer; rows point into it at the end. */
+		namelen = strlen(name) + 1;
+		if (namecap - used < namelen) {
+			namecap = namecap ? namecap * 2 : 16384;
+			if ((p = realloc(names, namecap)) == NULL)
+				goto nomem;
+			names = p;
+		}
+		memcpy(names + used, name, namelen);
+		si->rows[si->nrows++].name = (const char *)(uintptr_t)used;
+		used += namelen;
+		if (read_member(kvm, e, &l.list_next, &e) != 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < si->nrows; i++)
+		si->rows[i].name = names + (uintptr_t)si->rows[i].name;
+	si->buf = names;
+	return (0);
+nomem:
+	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s", strerror(ENOMEM));
+fail:
+	free(names);
+	free(si->rows);
+	*si = (struct slabinfo){ 0 };
+	return (-1);
+}
+
+/*
+ * A failed walk's error, for the list: the reader's own words for a KVM
+ * error (as FreeBSD's tools print kvm_geterr()); otherwise the error and
+ * what the dump lacked.
+ */
+static int
+walk_failed(struct memory_type_list *list, const struct memstat_err *e)
+{
+	if (e->code == MEMSTAT_ERROR_KVM)
+		return (_memstat_mtl_fail_err(list, e));
+	if (e->code == MEMSTAT_ERROR_NOMEMORY)
+		return (_memstat_mtl_fail(list, e->code));
+	return (_memstat_mtl_failf(list, e->code, "%s: %s",
+	    memstat_strerror(e->code), e->msg));
+}
+
+/*
+ * One walk of the dump for every query, so that memstat_kvm_all()'s zones
+ * and kmalloc families are the same caches.  A failed query leaves its
+ * code and message on the list and on the handle, and the list as it was.
+ */
+static int
+kvm_query(struct memory_type_list *list, struct memstat_kvm *kvm, bool uma,
+    bool kmalloc)
+{
+	struct slabinfo si;
+	int rc = 0;
+
+	if (slub_walk(kvm, &si) != 0)
+		return (walk_failed(list, &kvm->err));
+	if (kmalloc)
+		rc = _memstat_kmalloc_families(list, &si);
+	if (rc == 0 && uma)
+		rc = _memstat_slab_fill(list, &si, NULL);
+	_memstat_slabinfo_free(&si);
+	if (rc != 0) {
+		_memstat_kvm_fail(kvm, memstat_mtl_geterror(list),
+		    "the dump's slab caches are out of range");
+		walk_failed(list, &kvm->err);
+	}
+	return (rc);
+}
+
+int
+memstat_kvm_uma(struct memory_type_list *list, void *kvm_handle)
+{
+	return (kvm_query(list, kvm_handle, true, false));
+}
+
+int
+memstat_kvm_malloc(struct memory_type_list *list, void *kvm_handle)
+{
+	return (kvm_query(list, kvm_handle, false, true));
+}
+
+int
+memstat_kvm_all(struct memory_type_list *list, void *kvm_handle)
+{
+	return (kvm_query(list, kvm_handle, true, true));
+}

@@ -1,0 +1,405 @@
+/*
+ * kvm_symbols.c: symbol addresses for a core image.  VMCOREINFO names a
+ * few (SYMBOL(x)=...); the rest come from the kernel's own kallsyms
+ * tables, which VMCOREINFO points at since Linux 6.0, decoded from the
+ * dump, or from a System.map given with -N (link-time addresses, moved by
+ * KERNELOFFSET).  No debug package is needed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvm/kvm_finders.h"
+
+/* More than any kernel has (~100k with KALLSYMS_ALL); bounds a bad count. */
+#define MAX_SYMS	(1u << 22)
+#define MAX_NAME	512
+/* The kernel image's link-time base: what KASLR moves. */
+#define KERNEL_MAP	0xffffffff80000000ULL
+
+struct kvm_sym {
+	const char	*name;
+	uint64_t	 addr;
+};
+
+struct kvm_symtab {
+	struct kvm_sym	*syms;
+	size_t		 n;
+	char		*names;		/* every name, NUL-separated */
+};
+
+void
+_memstat_kvm_symtab_free(struct kvm_symtab *st)
+{
+	if (st == NULL)
+		return;
+	free(st->syms);
+	free(st->names);
+	free(st);
+}
+
+static int
+cmp_sym(const void *a, const void *b)
+{
+	return (strcmp(((const struct kvm_sym *)a)->name,
+	    ((const struct kvm_sym *)b)->name));
+}
+
+/* A growing NUL-separated name store; offsets until it stops moving. */
+struct names {
+	char	*buf;
+	size_t	 len, cap;
+};
+
+static int
+names_add(struct names *nm, const char *s, size_t len, size_t *off)
+{
+	char *p;
+
+	if (nm->cap - nm->len < len + 1) {
+		size_t cap = nm->cap ? nm->cap * 2 : 1 << 20;
+
+		while (cap - nm->len < len + 1)
+			cap *= 2;
+		if ((p = realloc(nm->buf, cap)) == NULL)
+			return (-1);
+		nm->buf = p;
+		nm->cap = cap;
+	}
+	memcpy(nm->buf + nm->len, s, len);
+	nm->buf[nm->len + len] = '\0';
+	*off = nm->len;
+	nm->len += len + 1;
+	return (0);
+}
+
+/* Turn name offsets (stashed in .name) into pointers, and sort. */
+static void
+symtab_finish(struct kvm_symtab *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		st->syms[i].name = st->names + (uintptr_t)st->syms[i].name;
+	qsort(st->syms, st->n, sizeof(*st->syms), cmp_sym);
+}
+
+/* kallsyms_names, read through a window so the whole table is never held. */
+struct window {
+	struct memstat_kvm *kvm;
+	uint64_t	 base;		/* address of byte 0 of buf */
+	unsigned char	 buf[65536];
+	size_t		 len;
+};
+
+static int
+window_byte(struct window *w, uint64_t addr, unsigned char *c)
+{
+	if (addr < w->base || addr >= w->base + w->len) {
+		/* Up to the page end at least; more if the pages are there. */
+		w->base = addr;
+		w->len = 4096 - (addr & 4095);
+		if (_memstat_kvm_read(w->kvm, addr, w->buf, w->len) != 0)
+			return (-1);
+		if (_memstat_kvm_read(w->kvm, addr + w->len, w->buf + w->len,
+		    sizeof(w->buf) - 4096) == 0)
+			w->len += sizeof(w->buf) - 4096;
+	}
+	*c = w->buf[addr - w->base];
+	return (0);
+}
+
+static int
+vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
+{
+	return (_memstat_kvm_vmcoreinfo_symbol(kvm, name, addr));
+}
+
+static int
+kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
+{
+	uint64_t a_names, a_num, a_ttab, a_tidx, a_offs, a_base, stext;
+	uint64_t base, pos, addr_abs, addr_rel;
+	uint16_t tidx[256];
+	char tokens[65536 + 1], name[MAX_NAME + 1];
+	struct names nm = { 0 };
+	struct window *w;
+	int32_t *offs = NULL;
+	uint64_t *rel = NULL;
+	unsigned char c, b;
+	uint32_t num, i, len, k;
+	size_t nlen, off, maxtok = 0;
+	bool abs_ok = true, rel_ok = true;
+	int rc = -1;
+
+	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &a_names) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &a_num) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &a_ttab) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_token_index", &a_tidx) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &a_offs) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_relative_base", &a_base) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+		    "VMCOREINFO has no kallsyms tables (Linux before 6.0?): "
+		    "name a System.map with -N"));
+	if (_memstat_kvm_read_u32(kvm, a_num, &num) != 0 ||
+	    _memstat_kvm_read(kvm, a_tidx, tidx, sizeof(tidx)) != 0 ||
+	    _memstat_kvm_read_u64(kvm, a_base, &base) != 0)
+		return (-1);
+	if (num == 0 || num > MAX_SYMS)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "kallsyms_num_syms is %" PRIu32, num));
+	for (i = 0; i < 256; i++)
+		if (tidx[i] > maxtok)
+			maxtok = tidx[i];
+	/* The last token ends within a few bytes of its start. */
+	if (maxtok + 256 > sizeof(tokens) - 1)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "kallsyms_token_index out of range"));
+	memset(tokens, 0, sizeof(tokens));
+	if (_memstat_kvm_read(kvm, a_ttab, tokens, maxtok + 256) != 0)
+		return (-1);
+	if ((offs = calloc(num, sizeof(*offs))) == NULL ||
+	    (rel = calloc(num, sizeof(*rel))) == NULL ||
+	    (st->syms = calloc(num, sizeof(*st->syms))) == NULL ||
+	    (w = calloc(1, sizeof(*w))) == NULL) {
+		free(offs);
+		free(rel);
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	}
+	w->kvm = kvm;
+	if (_memstat_kvm_read(kvm, a_offs, offs, (size_t)num * 4) != 0)
+		goto out;
+
+	for (i = 0, pos = a_names; i < num; i++) {
+		if (window_byte(w, pos++, &c) != 0)
+			goto out;
+		len = c;
+		/* Since 6.1 a name of 128 tokens or more takes two bytes. */
+		if (len & 0x80) {
+			if (window_byte(w, pos++, &b) != 0)
+				goto out;
+			len = (len & 0x7f) | (uint32_t)b << 7;
+		}
+		for (k = 0, nlen = 0; k < len; k++) {
+			if (window_byte(w, pos++, &c) != 0)
+				goto out;
+			for (const char *t = tokens + tidx[c]; *t != '\0' &&
+			    nlen < MAX_NAME; t++)
+				name[nlen++] = *t;
+		}
+		/* name[0] is the nm-style type letter. */
+		if (nlen < 2)
+			continue;
+		if (names_add(&nm, name + 1, nlen - 1, &off) != 0) {
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+			    strerror(ENOMEM));
+			goto out;
+		}
+		st->syms[st->n].name = (const char *)(uintptr_t)off;
+		/*
+		 * Two encodings: with KALLSYMS_ABSOLUTE_PERCPU (Debian 6.1) a
+		 * negative offset is relative to the base, a positive one
+		 * absolute; without it every offset is relative.  Keep both;
+		 * _stext, which VMCOREINFO also gives, decides.
+		 */
+		addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :
+		    base - 1 - (uint64_t)(int64_t)offs[i];
+		addr_rel = base + (uint32_t)offs[i];
+		st->syms[st->n].addr = addr_abs;
+		rel[st->n] = addr_rel;
+		if (strcmp(name + 1, "_stext") == 0 &&
+		    vmcoreinfo_symbol(kvm, "_stext", &stext) == 0) {
+			abs_ok = addr_abs == stext;
+			rel_ok = addr_rel == stext;
+		}
+		st->n++;
+	}
+	if (!abs_ok) {
+		if (!rel_ok) {
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "kallsyms addresses do not match VMCOREINFO's "
+			    "_stext");
+			goto out;
+		}
+		for (i = 0; i < st->n; i++)
+			st->syms[i].addr = rel[i];
+	}
+	st->names = nm.buf;
+	nm.buf = NULL;
+	symtab_finish(st);
+	rc = 0;
+out:
+	free(nm.buf);
+	free(offs);
+	free(rel);
+	free(w);
+	return (rc);
+}
+
+/* "ffffffff81000000 T _stext" per line; link-time addresses. */
+static int
+system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
+{
+	char line[1024], type, name[MAX_NAME + 1];
+	struct names nm = { 0 };
+	unsigned long long a;
+	size_t cap = 0, off;
+	struct kvm_sym *p;
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%llx %c %512s", &a, &type, name) != 3)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "%s: not a System.map", kvm->system));
+		if (st->n == cap) {
+			if (cap >= MAX_SYMS)
+				return (_memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_DATAERROR,
+				    "%s: too many symbols", kvm->system));
+			cap = cap ? cap * 2 : 65536;
+			if ((p = reallocarray(st->syms, cap, sizeof(*p))) ==
+			    NULL)
+				goto nomem;
+			st->syms = p;
+		}
+		if (names_add(&nm, name, strlen(name), &off) != 0)
+			goto nomem;
+		st->syms[st->n].name = (const char *)(uintptr_t)off;
+		st->syms[st->n++].addr = a >= KERNEL_MAP ? a + kvm->kaslr : a;
+	}
+	if (st->n == 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "%s: no symbols", kvm->system));
+	st->names = nm.buf;
+	symtab_finish(st);
+	return (0);
+nomem:
+	free(nm.buf);
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+	    strerror(ENOMEM)));
+}
+
+/*
+ * A vmlinux's .symtab (link-time addresses).  1 if it has none (Debian's
+ * stripped image): the dump's kallsyms serve then.
+ */
+static int
+elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
+{
+	struct names nm = { 0 };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *data;
+	const char *name;
+	size_t n, off, i;
+	Elf *elf;
+	int fd, rc = 1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (fd = open(kvm->system, O_RDONLY | O_CLOEXEC)) == -1)
+		return (1);
+	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		close(fd);
+		return (1);
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL && rc == 1) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB ||
+		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		if (n > MAX_SYMS || (st->syms = calloc(n + 1,
+		    sizeof(*st->syms))) == NULL) {
+			rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "%s: %zu symbols", kvm->system, n);
+			break;
+		}
+		rc = 0;
+		for (i = 0; i < n; i++) {
+			if (gelf_getsym(data, (int)i, &sym) == NULL ||
+			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)) ==
+			    NULL || *name == '\0')
+				continue;
+			if (names_add(&nm, name, strlen(name), &off) != 0) {
+				rc = _memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_NOMEMORY, "%s",
+				    strerror(ENOMEM));
+				break;
+			}
+			st->syms[st->n].name = (const char *)(uintptr_t)off;
+			st->syms[st->n++].addr = sym.st_value >= KERNEL_MAP ?
+			    sym.st_value + kvm->kaslr : sym.st_value;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	if (rc == 0) {
+		st->names = nm.buf;
+		symtab_finish(st);
+	} else
+		free(nm.buf);
+	return (rc);
+}
+
+static int
+symtab_load(struct memstat_kvm *kvm)
+{
+	struct kvm_symtab *st;
+	unsigned char magic[4];
+	FILE *f;
+	int rc;
+
+	if ((st = calloc(1, sizeof(*st))) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	rc = 1;
+	if (kvm->system != NULL) {
+		if ((f = fopen(kvm->system, "r")) == NULL) {
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s: %s",
+			    kvm->system, strerror(errno));
+			rc = -1;
+		} else {
+			/*
+			 * A vmlinux gives its .symtab, if not stripped; a
+			 * BTF file only types (kvm_btf.c).  Anything else
+			 * must be a System.map.
+			 */
+			if (fread(magic, 1, 4, f) == 4 &&
+			    memcmp(magic, "\177ELF", 4) == 0)
+				rc = elf_symtab_load(kvm, st);
+			else if (!(magic[0] == 0x9f && magic[1] == 0xeb)) {
+				rewind(f);
+				rc = system_map_load(kvm, f, st);
+			}
+			fclose(f);
+		}
+	}
+	if (rc == 1)
+		rc = kallsyms_load(kvm, st);
+	if (rc != 0) {
+		_memstat_kvm_symtab_free(st);
+		return (-1);
+	}
+	kvm->syms = st;
+	return (0);
+}
+
+int
+_memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
+{
+	struct kvm_sym key = { name, 0 }, *s;
+
+	if (kvm->syms == NULL && symtab_load(kvm) != 0)
+		return (-1);
+	s = bsearch(&key, kvm->syms->syms, kvm->syms->n,
+	    sizeof(*kvm->syms->syms), cmp_sym);
+	if (s == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+		    "no symbol %s in the %s", name, kvm->system != NULL ?
+		    kvm->system : "dump's kallsyms"));
+	*addr = s->addr;
+	return (0);
+}

@@ -1,0 +1,381 @@
+/*
+ * linux_slab_sysfs.c: what only /sys/kernel/slab knows about the caches
+ * of /proc/slabinfo: the names merged into a cache (symlinks to its
+ * directory) and, on CONFIG_SLUB_STATS kernels, allocation counters.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linux/linux_tree.h"
+
+#define SLAB_DIR	"sys/kernel/slab"
+
+/* Far more than any kernel has (hundreds); a bound on a hostile tree. */
+#define MAX_ENTRIES	(1u << 20)
+
+/* A sysfs cache name is one path component. */
+static bool
+component_ok(const char *name)
+{
+	return (name[0] != '\0' && strchr(name, '/') == NULL &&
+	    strcmp(name, ".") != 0 && strcmp(name, "..") != 0);
+}
+
+/* The leading number of a SLUB_STATS file ("123 C0=100 C1=23"). */
+static bool
+read_stat(int slabfd, const char *cache, const char *file, uint64_t *v)
+{
+	char path[PATH_MAX], *buf;
+	const char *p;
+	size_t len;
+	bool ok;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", cache, file) >=
+	    sizeof(path) || _memstat_linux_read(slabfd, path, &buf, &len) != 0)
+		return (false);
+	p = buf;
+	ok = _memstat_linux_u64(&p, v) &&
+	    (*p == ' ' || *p == '\n' || *p == '\0');
+	free(buf);
+	return (ok);
+}
+
+/*
+ * Whether the kernel keeps SLUB_STATS: asked of kmem_cache (every SLUB
+ * kernel has that cache, unmerged) or, failing that, the first row.
+ */
+static bool
+have_stats(int rootfd, const struct slabinfo *si)
+{
+	const char *probe[] = { "kmem_cache",
+	    si->nrows != 0 ? si->rows[0].name : "" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+		if (component_ok(probe[i]) &&
+		    (size_t)snprintf(path, sizeof(path),
+		    "%s/%s/alloc_fastpath", SLAB_DIR, probe[i]) < sizeof(path) &&
+		    faccessat(rootfd, path, F_OK, 0) == 0)
+			return (true);
+	return (false);
+}
+
+void
+_memstat_slab_stats(int rootfd, struct slabinfo *si)
+{
+	static const char *const allocs[] = { "alloc_fastpath", "alloc_slowpath" };
+	static const char *const frees[] = { "free_fastpath", "free_slowpath" };
+	struct slab_row *r;
+	uint64_t a[2], f[2];
+	int slabfd;
+
+	if (!have_stats(rootfd, si) || (slabfd = openat(rootfd, SLAB_DIR,
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return;
+	for (size_t i = 0; i < si->nrows; i++) {
+		r = &si->rows[i];
+		if (!component_ok(r->name))
+			continue;
+		r->has_stats = read_stat(slabfd, r->name, allocs[0], &a[0]) &&
+		    read_stat(slabfd, r->name, allocs[1], &a[1]) &&
+		    read_stat(slabfd, r->name, frees[0], &f[0]) &&
+		    read_stat(slabfd, r->name, frees[1], &f[1]) &&
+		    !__builtin_add_overflow(a[0], a[1], &r->allocs) &&
+		    !__builtin_add_overflow(f[0], f[1], &r->frees);
+	}
+	close(slabfd);
+}
+
+/* --- Aliases ------------------------------------------------------------ */
+
+struct link {
+	const char	*name;		/* the symlink */
+	const char	*target;	/* last component of what it points to */
+};
+
+struct row_alias {
+	size_t		 row;
+	const char	*name;
+};
+
+struct slab_aliases {
+	char		**strings;	/* every name read, to free */
+	size_t		 nstrings;
+	struct row_alias *pairs;	/* sorted by row, then name */
+	size_t		 npairs;
+	size_t		*first;		/* per row: its first pair */
+	size_t		 nrows;
+};
+
+static int
+cmp_link(const void *a, const void *b)
+{
+	const struct link *x = a, *y = b;
+	int c = strcmp(x->target, y->target);
+
+	return (c != 0 ? c : strcmp(x->name, y->name));
+}
+
+static int
+cmp_pair(const void *a, const void *b)
+{
+	const struct row_alias *x = a, *y = b;
+
+	if (x->row != y->row)
+		return (x->row < y->row ? -1 : 1);
+	return (strcmp(x->name, y->name));
+}
+
+/* Rows sorted by name, for finding a row by name in O(log n). */
+struct named_row {
+	const char	*name;
+	size_t		 row;
+};
+
+struct row_index {
+	struct named_row *v;
+	size_t		 n;
+};
+
+static int
+cmp_named_row(const void *a, const void *b)
+{
+	const struct named_row *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c != 0)
+		return (c);
+	return (x->row < y->row ? -1 : x->row > y->row);
+}
+
+static bool
+row_index_init(struct row_index *ri, const struct slabinfo *si)
+{
+	ri->n = si->nrows;
+	if ((ri->v = calloc(si->nrows + 1, sizeof(*ri->v))) == NULL)
+		return (false);
+	for (size_t i = 0; i < si->nrows; i++)
+		ri->v[i] = (struct named_row){ si->rows[i].name, i };
+	qsort(ri->v, ri->n, sizeof(*ri->v), cmp_named_row);
+	return (true);
+}
+
+/* The first row (in file order) named name, or SIZE_MAX. */
+static size_t
+row_find(const struct row_index *ri, const char *name)
+{
+	size_t lo = 0, hi = ri->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(ri->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ri->n && strcmp(ri->v[lo].name, name) == 0)
+		return (ri->v[lo].row);
+	return (SIZE_MAX);
+}
+
+static char *
+keep(struct slab_aliases *sa, const char *s)
+{
+	char *copy;
+
+	if ((copy = strdup(s)) == NULL)
+		return (NULL);
+	sa->strings[sa->nstrings++] = copy;
+	return (copy);
+}
+
+/* Every symlink of the slab directory, with the last part of its target. */
+static int
+read_links(int rootfd, struct slab_aliases *sa, struct link **linksp,
+    size_t *nlinksp)
+{
+	struct link *links = NULL, *lp;
+	size_t nlinks = 0, cap = 0;
+	char target[PATH_MAX];
+	const char *base;
+	struct dirent *de;
+	struct stat st;
+	ssize_t n;
+	DIR *dir;
+	int fd, error = 0;
+	char **sp;
+
+	*linksp = NULL;
+	*nlinksp = 0;
+	fd = openat(rootfd, SLAB_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd == -1)
+		return (errno == ENOENT ? 0 : _memstat_linux_error(errno));
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return (MEMSTAT_ERROR_NOMEMORY);
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+			continue;
+		if (de->d_type == DT_UNKNOWN &&
+		    (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISLNK(st.st_mode)))
+			continue;
+		if ((n = readlinkat(fd, de->d_name, target,
+		    sizeof(target) - 1)) <= 0)
+			continue;
+		target[n] = '\0';
+		base = strrchr(target, '/');
+		base = base != NULL ? base + 1 : target;
+		if (!component_ok(base))
+			continue;
+		if (nlinks == MAX_ENTRIES) {
+			error = MEMSTAT_ERROR_DATAERROR;
+			break;
+		}
+		if (nlinks == cap) {
+			cap = cap ? cap * 2 : 256;
+			lp = reallocarray(links, cap, sizeof(*links));
+			sp = reallocarray(sa->strings, cap * 2,
+			    sizeof(*sa->strings));
+			if (lp != NULL)
+				links = lp;
+			if (sp != NULL)
+				sa->strings = sp;
+			if (lp == NULL || sp == NULL) {
+				error = MEMSTAT_ERROR_NOMEMORY;
+				break;
+			}
+		}
+		links[nlinks].name = keep(sa, de->d_name);
+		links[nlinks].target = keep(sa, base);
+		if (links[nlinks].name == NULL || links[nlinks].target == NULL) {
+			error = MEMSTAT_ERROR_NOMEMORY;
+			break;
+		}
+		nlinks++;
+	}
+	closedir(dir);
+	if (error != 0) {
+		free(links);
+		return (error);
+	}
+	*linksp = links;
+	*nlinksp = nlinks;
+	return (0);
+}
+
+/*
+ * Links to one directory are the names of one cache.  The cache's row is
+ * the directory's own name when /proc/slabinfo has it (an unmergeable
+ * cache), else the one linked name /proc/slabinfo shows (the creator of a
+ * ":"-id directory).  The rest are its aliases.  Links that reach no row
+ * (stale, or to caches the tree no longer has) name nothing.
+ */
+static int
+group_links(struct slab_aliases *sa, const struct row_index *ri,
+    struct link *links, size_t nlinks)
+{
+	size_t i, j, k, row;
+
+	if (nlinks != 0)
+		qsort(links, nlinks, sizeof(*links), cmp_link);
+	if ((sa->pairs = calloc(nlinks + 1, sizeof(*sa->pairs))) == NULL)
+		return (MEMSTAT_ERROR_NOMEMORY);
+	for (i = 0; i < nlinks; i = j) {
+		for (j = i; j < nlinks &&
+		    strcmp(links[j].target, links[i].target) == 0; j++)
+			;
+		row = row_find(ri, links[i].target);
+		for (k = i; k < j && row == SIZE_MAX; k++)
+			row = row_find(ri, links[k].name);
+		if (row == SIZE_MAX)
+			continue;
+		for (k = i; k < j; k++)
+			if (row_find(ri, links[k].name) == SIZE_MAX)
+				sa->pairs[sa->npairs++] =
+				    (struct row_alias){ row, links[k].name };
+	}
+	qsort(sa->pairs, sa->npairs, sizeof(*sa->pairs), cmp_pair);
+
+	if ((sa->first = calloc(ri->n + 1, sizeof(size_t))) == NULL)
+		return (MEMSTAT_ERROR_NOMEMORY);
+	sa->nrows = ri->n;
+	for (i = 0, row = 0; row <= sa->nrows; row++) {
+		while (i < sa->npairs && sa->pairs[i].row < row)
+			i++;
+		sa->first[row] = i;
+	}
+	return (0);
+}
+
+int
+_memstat_slab_aliases_read(int rootfd, const struct slabinfo *si,
+    struct slab_aliases **sap)
+{
+	struct slab_aliases *sa;
+	struct row_index ri = { 0 };
+	struct link *links = NULL;
+	size_t nlinks;
+	int error;
+
+	*sap = NULL;
+	if ((sa = calloc(1, sizeof(*sa))) == NULL)
+		return (MEMSTAT_ERROR_NOMEMORY);
+	error = read_links(rootfd, sa, &links, &nlinks);
+	if (error == 0 && !row_index_init(&ri, si))
+		error = MEMSTAT_ERROR_NOMEMORY;
+	if (error == 0)
+		error = group_links(sa, &ri, links, nlinks);
+	free(ri.v);
+	free(links);
+	if (error != 0) {
+		_memstat_slab_aliases_free(sa);
+		return (error);
+	}
+	*sap = sa;
+	return (0);
+}
+
+int
+_memstat_slab_aliases_apply(const struct slab_aliases *sa, size_t row,
+    struct memory_type *mtp)
+{
+	const char *names[64] = { NULL };
+	const char **v = names;
+	size_t i, n;
+	int rc;
+
+	if (row >= sa->nrows)
+		return (_memstat_mt_set_aliases(mtp, NULL, 0));
+	n = sa->first[row + 1] - sa->first[row];
+	if (n > sizeof(names) / sizeof(names[0]) &&
+	    (v = calloc(n, sizeof(*v))) == NULL)
+		return (-1);
+	for (i = 0; i < n; i++)
+		v[i] = sa->pairs[sa->first[row] + i].name;
+	rc = _memstat_mt_set_aliases(mtp, v, n);
+	if (v != names)
+		free(v);
+	return (rc);
+}
+
+void
+_memstat_slab_aliases_free(struct slab_aliases *sa)
+{
+	if (sa == NULL)
+		return;
+	for (size_t i = 0; i < sa->nstrings; i++)
+		free(sa->strings[i]);
+	free(sa->strings);
+	free(sa->pairs);
+	free(sa->first);
+	free(sa);
+}

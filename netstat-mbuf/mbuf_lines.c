@@ -1,0 +1,59 @@
+/*
+ * mbuf_lines.c: the lines of netstat-mbuf's reports, text or JSON from
+ * one call each.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "mbuf.h"
+
+/*
+ * One report line: n numbers joined by '/', each followed by unit, then
+ * the note (text only).  In JSON each number goes under its key.
+ */
+void
+line(const struct lines *out, const char *unit, const char *note, int n, ...)
+{
+	const char *key;
+	uintmax_t v;
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		key = va_arg(ap, const char *);
+		v = va_arg(ap, uintmax_t);
+		if (out->text != NULL)
+			fprintf(out->text, "%s%ju%s", i ? "/" : "", v, unit);
+		else
+			tool_json_set(out->json, key, tool_json_uint(v));
+	}
+	va_end(ap);
+	if (out->text != NULL)
+		fprintf(out->text, " %s\n", note);
+}
+
+/* "used/cached/total note"; in JSON under prefix-current, -cache, -total. */
+void
+counts_line(const struct lines *out, const char *prefix, const char *note,
+    uintmax_t used, uintmax_t cached)
+{
+	char k1[64], k2[64], k3[64];
+
+	snprintf(k1, sizeof(k1), "%s-current", prefix);
+	snprintf(k2, sizeof(k2), "%s-cache", prefix);
+	snprintf(k3, sizeof(k3), "%s-total", prefix);
+	line(out, "", note, 3, k1, used, k2, cached, k3, used + cached);
+}
+
+/* The report's lines: text, or the members of its mbuf-statistics object. */
+struct lines
+report_lines(struct tool_out *report)
+{
+	struct lines out = { .text = report->text };
+
+	if (report->json != NULL)
+		out.json = tool_json_set(report->json, "mbuf-statistics",
+		    tool_json_new(json_type_object));
+	return (out);
+}
+

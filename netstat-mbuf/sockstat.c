@@ -1,0 +1,114 @@
+/*
+ * sockstat.c: Linux's /proc/net/sockstat, the socket half of
+ * netstat-mbuf's Linux report.  Lines are "PROTO: key value key value ...";
+ * protocols and keys this port does not know are skipped, so a newer
+ * kernel's additions do not break it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sockstat.h"
+
+struct field {
+	const char	*proto;
+	const char	*key;
+	size_t		 offset;
+};
+
+#define F(proto, key, member) \
+	{ proto, key, offsetof(struct sockstat, member) }
+static const struct field fields[] = {
+	F("sockets", "used", sockets),
+	F("TCP", "inuse", tcp_inuse),
+	F("TCP", "orphan", tcp_orphan),
+	F("TCP", "tw", tcp_tw),
+	F("TCP", "alloc", tcp_alloc),
+	F("TCP", "mem", tcp_mem),
+	F("UDP", "inuse", udp_inuse),
+	F("UDP", "mem", udp_mem),
+	F("UDPLITE", "inuse", udplite_inuse),
+	F("RAW", "inuse", raw_inuse),
+	F("FRAG", "inuse", frag_inuse),
+	F("FRAG", "memory", frag_memory),
+};
+#undef F
+
+static bool
+parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*s == '\0')
+		return (false);
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9' || __builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, (uint64_t)(*s - '0'), &x))
+			return (false);
+	}
+	*v = x;
+	return (true);
+}
+
+static void
+store(struct sockstat *ss, const char *proto, const char *key,
+    uint64_t v)
+{
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strcmp(fields[i].proto, proto) == 0 &&
+		    strcmp(fields[i].key, key) == 0)
+			*(uint64_t *)((char *)ss + fields[i].offset) = v;
+}
+
+/* One line, NUL-terminated: false if it is not "PROTO: (key value)*". */
+static bool
+parse_line(struct sockstat *ss, char *line)
+{
+	char *colon, *key, *value, *save;
+	uint64_t v;
+
+	if ((colon = strchr(line, ':')) == NULL || colon == line ||
+	    (colon[1] != ' ' && colon[1] != '\0'))
+		return (false);
+	*colon = '\0';
+	for (key = strtok_r(colon + 1, " ", &save); key != NULL;
+	    key = strtok_r(NULL, " ", &save)) {
+		if ((value = strtok_r(NULL, " ", &save)) == NULL ||
+		    !parse_u64(value, &v))
+			return (false);
+		store(ss, line, key, v);
+	}
+	return (true);
+}
+
+int
+sockstat_read(struct tool_source *src, struct sockstat *ss,
+    struct tool_error *e)
+{
+	char *buf, *line, *nl, path[4096];
+	bool sockets = false;
+	int rc;
+
+	*ss = (struct sockstat){ 0 };
+	if ((rc = tool_source_text(src, "proc/net/sockstat", &buf, e)) != 0)
+		return (rc);
+	for (line = buf; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL) {
+			rc = -1;	/* cut short */
+			break;
+		}
+		*nl = '\0';
+		sockets = sockets || strncmp(line, "sockets:", 8) == 0;
+		if (!parse_line(ss, line)) {
+			rc = -1;
+			break;
+		}
+	}
+	free(buf);
+	if (rc != 0 || !sockets)
+		return (tool_error_set(e, MEMSTAT_ERROR_DATAERROR, "%s: %s",
+		    tool_source_file_path(src, "proc/net/sockstat", path,
+		    sizeof(path)), memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
+	ss->pagesize = tool_source_pagesize(src);
+	return (0);
+}

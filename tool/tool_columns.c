@@ -1,0 +1,143 @@
+/*
+ * tool_columns.c: text and JSON, written from one description of each
+ * column.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tool_columns.h"
+#include "tool_output.h"
+
+static bool
+known(const struct tool_column *c, const struct memory_type *mtp)
+{
+	return ((memstat_get_unknown(mtp) & c->unknown) == 0);
+}
+
+void
+tool_columns_heading(FILE *f, const struct tool_column *cols, size_t ncols)
+{
+	for (size_t i = 0; i < ncols; i++)
+		fprintf(f, "%s%*s", cols[i].heading_sep, cols[i].heading_width,
+		    cols[i].heading);
+	fputc('\n', f);
+}
+
+/* A list column's n-th element: a number or a string; false past the end. */
+static bool
+element(const struct tool_column *c, const struct memory_type *mtp,
+    size_t n, uint64_t *v, const char **s)
+{
+	*v = 0;
+	*s = NULL;
+	if (c->kind == COLUMN_LIST)
+		return (c->list(mtp, n, v));
+	return ((*s = c->names(mtp, n)) != NULL);
+}
+
+/* A list's elements, comma-joined, after sep (if any or if asked). */
+static void
+list_text(FILE *f, const struct tool_column *c,
+    const struct memory_type *mtp)
+{
+	const char *s;
+	uint64_t v;
+	size_t n;
+
+	for (n = 0; element(c, mtp, n, &v, &s); n++) {
+		fputs(n == 0 ? c->sep : ",", f);
+		if (c->kind == COLUMN_LIST)
+			fprintf(f, "%" PRIu64, v);
+		else
+			fputs(s, f);
+	}
+	if (n == 0 && c->sep_if_empty)
+		fputs(c->sep, f);
+}
+
+void
+tool_columns_text(FILE *f, const struct tool_column *cols, size_t ncols,
+    const struct memory_type *mtp)
+{
+	char buf[TOOL_STAT_LEN + 8], stat[TOOL_STAT_LEN];
+	const struct tool_column *c;
+	const char *s;
+	int width;
+
+	for (size_t i = 0; i < ncols; i++) {
+		c = &cols[i];
+		switch (c->kind) {
+		case COLUMN_NAME:
+			/*
+			 * Names can be longer than any buffer (Linux's):
+			 * written whole, then padded to the width.
+			 */
+			s = memstat_get_name(mtp);
+			width = c->width < 0 ? -c->width : c->width;
+			width -= (int)(strlen(s) + strlen(c->suffix));
+			if (width < 0)
+				width = 0;
+			fprintf(f, "%s%*s%s%s%*s", c->sep,
+			    c->width > 0 ? width : 0, "", s, c->suffix,
+			    c->width < 0 ? width : 0, "");
+			break;
+		case COLUMN_COUNT:
+			snprintf(buf, sizeof(buf), "%s%s",
+			    tool_stat_text(stat, c->value(mtp), known(c, mtp)),
+			    c->suffix);
+			fprintf(f, "%s%*s", c->sep, c->width, buf);
+			break;
+		case COLUMN_LIST:
+		case COLUMN_NAMES:
+			list_text(f, c, mtp);
+			break;
+		}
+	}
+	fputc('\n', f);
+}
+
+static void
+list_json(struct json_object *obj, const struct tool_column *c,
+    const struct memory_type *mtp)
+{
+	struct json_object *a = NULL;
+	const char *s;
+	uint64_t v;
+
+	if (!c->json_omit_empty)
+		a = tool_json_set(obj, c->key, tool_json_new(json_type_array));
+	for (size_t n = 0; element(c, mtp, n, &v, &s); n++) {
+		if (a == NULL)
+			a = tool_json_set(obj, c->key,
+			    tool_json_new(json_type_array));
+		tool_json_set(a, NULL, c->kind == COLUMN_LIST ?
+		    tool_json_uint(v) : json_object_new_string(s));
+	}
+}
+
+void
+tool_columns_json(struct json_object *obj, const struct tool_column *cols,
+    size_t ncols, const struct memory_type *mtp)
+{
+	const struct tool_column *c;
+
+	for (size_t i = 0; i < ncols; i++) {
+		c = &cols[i];
+		switch (c->kind) {
+		case COLUMN_NAME:
+			tool_json_set(obj, c->key, json_object_new_string(
+			    memstat_get_name(mtp)));
+			break;
+		case COLUMN_COUNT:
+			tool_json_stat(obj, c->key, c->value(mtp),
+			    known(c, mtp));
+			break;
+		case COLUMN_LIST:
+		case COLUMN_NAMES:
+			list_json(obj, c, mtp);
+			break;
+		}
+	}
+}

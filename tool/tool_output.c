@@ -1,0 +1,107 @@
+/*
+ * tool_output.c: reports that reach stdout whole or not at all, so a
+ * failure never leaves a partial table behind.
+ */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_output.h"
+
+void
+tool_out_init(struct tool_out *out, enum tool_style style)
+{
+	*out = (struct tool_out){ .style = style };
+	if (style == STYLE_TEXT) {
+		if ((out->text = open_memstream(&out->buf, &out->len)) == NULL)
+			err(1, "open_memstream");
+	} else
+		out->json = tool_json_new(json_type_object);
+}
+
+void
+tool_out_finish(struct tool_out *out)
+{
+	const char *s;
+	size_t len;
+
+	if (out->style == STYLE_TEXT) {
+		if (fclose(out->text) != 0)
+			err(1, "report");
+		s = out->buf;
+		len = out->len;
+	} else {
+		s = json_object_to_json_string_length(out->json,
+		    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY :
+		    0) | JSON_C_TO_STRING_SPACED |
+		    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+		if (s == NULL)
+			errx(1, "JSON: %s", strerror(ENOMEM));
+	}
+	if (fwrite(s, 1, len, stdout) != len ||
+	    (out->style != STYLE_TEXT && putchar('\n') == EOF) ||
+	    fflush(stdout) != 0)
+		err(1, "stdout");
+	if (out->style == STYLE_TEXT)
+		free(out->buf);
+	else
+		json_object_put(out->json);
+	*out = (struct tool_out){ 0 };
+}
+
+struct json_object *
+tool_json_new(json_type type)
+{
+	struct json_object *o;
+
+	o = type == json_type_array ? json_object_new_array() :
+	    json_object_new_object();
+	if (o == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	return (o);
+}
+
+struct json_object *
+tool_json_set(struct json_object *obj, const char *key,
+    struct json_object *value)
+{
+	int rc;
+
+	if (value == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	if (json_object_is_type(obj, json_type_array))
+		rc = json_object_array_add(obj, value);
+	else
+		rc = json_object_object_add(obj, key, value);
+	if (rc != 0)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	return (value);
+}
+
+struct json_object *
+tool_json_uint(uint64_t v)
+{
+	return (json_object_new_uint64(v));
+}
+
+void
+tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
+    bool known)
+{
+	if (known)
+		tool_json_set(obj, key, tool_json_uint(v));
+	else if (json_object_object_add(obj, key, NULL) != 0)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+}
+
+const char *
+tool_stat_text(char buf[TOOL_STAT_LEN], uint64_t v, bool known)
+{
+	if (!known)
+		return ("-");
+	snprintf(buf, TOOL_STAT_LEN, "%" PRIu64, v);
+	return (buf);
+}

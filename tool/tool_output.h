@@ -1,0 +1,55 @@
+/*
+ * tool_output.h: a report reaches stdout whole or not at all, as text or
+ * as JSON (FreeBSD's --libxo styles), so a failure never leaves a partial
+ * table behind.
+ */
+#ifndef TOOL_OUTPUT_H
+#define TOOL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+enum tool_style {
+	STYLE_TEXT,
+	STYLE_JSON,
+	STYLE_JSON_PRETTY,
+};
+
+/*
+ * A report under construction.  Text goes to out->text, JSON into
+ * out->json; nothing reaches stdout until tool_out_finish().
+ */
+struct tool_out {
+	enum tool_style	 style;
+	FILE		*text;		/* STYLE_TEXT only */
+	char		*buf;
+	size_t		 len;
+	struct json_object *json;	/* the top-level object, JSON only */
+};
+
+void	tool_out_init(struct tool_out *out, enum tool_style style);
+/* Write the report to stdout, or exit 1 if it cannot be written. */
+void	tool_out_finish(struct tool_out *out);
+/*
+ * obj[key] = value, in insertion order; returns value.  The report is
+ * useless without its members, so running out of memory here exits.
+ */
+struct json_object *tool_json_set(struct json_object *obj, const char *key,
+	    struct json_object *value);
+struct json_object *tool_json_uint(uint64_t v);
+struct json_object *tool_json_new(json_type type);
+
+/*
+ * A statistic the source may not keep (memstat_get_unknown()): unknown is
+ * null in JSON and "-" in text, never 0.
+ */
+#define TOOL_STAT_LEN	21
+void	tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
+	    bool known);
+const char *tool_stat_text(char buf[TOOL_STAT_LEN], uint64_t v, bool known);
+
+#endif /* !TOOL_OUTPUT_H */

@@ -1,0 +1,52 @@
+/*
+ * tool_source_core.c: a kernel core image, through the library's
+ * kvm-style handle.  -N may name a System.map, a vmlinux or a BTF file.
+ */
+#include "tool_source_kinds.h"
+
+static int
+core_open(struct tool_source *src, const char *nlistf, struct tool_error *e)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+
+	if ((src->state = memstat_kvm_open(src->path, nlistf, errbuf)) ==
+	    NULL)
+		return (tool_error_set(e, MEMSTAT_ERROR_KVM, "%s: %s",
+		    src->path, errbuf));
+	return (0);
+}
+
+static int
+core_uma(struct tool_source *src, struct memory_type_list *list, int flags,
+    struct tool_error *e)
+{
+	(void)flags;
+	if (memstat_kvm_uma(list, src->state) != 0)
+		return (tool_error_from_list(e, list));
+	return (0);
+}
+
+static int
+core_malloc(struct tool_source *src, struct memory_type_list *list,
+    int flags, struct tool_error *e)
+{
+	(void)flags;
+	if (memstat_kvm_malloc(list, src->state) != 0)
+		return (tool_error_from_list(e, list));
+	return (0);
+}
+
+static void
+core_close(struct tool_source *src)
+{
+	memstat_kvm_close(src->state);
+}
+
+const struct tool_source_ops tool_source_core = {
+	.api = "kvm",
+	.linux = true,
+	.open = core_open,
+	.uma = core_uma,
+	.malloc = core_malloc,
+	.close = core_close,
+};

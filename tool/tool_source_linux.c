@@ -1,0 +1,140 @@
+/*
+ * tool_source_linux.c: Linux trees.  The live kernel is the tree at "/"
+ * (FreeBSD's sysctl queries); a saved tree is the same files under the
+ * directory -M names (memstat-capture writes one).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool_source_kinds.h"
+
+static int
+tree_open(struct tool_source *src, const char *nlistf, struct tool_error *e)
+{
+	(void)nlistf;
+	if ((src->dirfd = open(src->path, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1)
+		return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED, "%s: %s",
+		    src->path, strerror(errno)));
+	return (0);
+}
+
+static int
+tree_uma(struct tool_source *src, struct memory_type_list *list, int flags,
+    struct tool_error *e)
+{
+	if (memstat_linux_uma(list, src->path, flags) != 0)
+		return (tool_error_from_list(e, list));
+	return (0);
+}
+
+static int
+tree_malloc(struct tool_source *src, struct memory_type_list *list,
+    int flags, struct tool_error *e)
+{
+	if (memstat_linux_malloc(list, src->path, flags) != 0)
+		return (tool_error_from_list(e, list));
+	return (0);
+}
+
+static int
+live_uma(struct tool_source *src, struct memory_type_list *list, int flags,
+    struct tool_error *e)
+{
+	(void)src;
+	if (memstat_sysctl_uma(list, flags) != 0)
+		return (tool_error_from_list(e, list));
+	return (0);
+}
+
+static int
+live_malloc(struct tool_source *src, struct memory_type_list *list,
+    int flags, struct tool_error *e)
+{
+	(void)src;
+	if (memstat_sysctl_malloc(list, flags) != 0)
+		return (tool_error_from_list(e, list));
+	return (0);
+}
+
+static int
+tree_text(struct tool_source *src, const char *file, char **bufp,
+    struct tool_error *e)
+{
+	struct tool_blob b;
+	int rc;
+
+	if ((rc = tool_source_file(src, file, &b, e)) != 0)
+		return (rc);
+	/* NUL-terminated, in place of the blob. */
+	if ((*bufp = malloc(b.len + 1)) == NULL) {
+		tool_blob_free(&b);
+		return (tool_error_set(e, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	}
+	if (b.len != 0)
+		memcpy(*bufp, b.data, b.len);
+	(*bufp)[b.len] = '\0';
+	tool_blob_free(&b);
+	return (0);
+}
+
+static bool
+parse_pow2(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return (errno == 0 && end != s && (*end == '\n' || *end == '\0') &&
+	    *s >= '0' && *s <= '9' && *v != 0 && (*v & (*v - 1)) == 0);
+}
+
+/* A saved tree's "pagesize" file (memstat-capture writes it). */
+static uint64_t
+tree_pagesize(struct tool_source *src)
+{
+	struct tool_error e;
+	uint64_t v;
+	char *buf;
+
+	if (tree_text(src, "pagesize", &buf, &e) != 0)
+		return (4096);
+	if (!parse_pow2(buf, &v))
+		v = 4096;
+	free(buf);
+	return (v);
+}
+
+static uint64_t
+live_pagesize(struct tool_source *src)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	(void)src;
+	return (ps > 0 ? (uint64_t)ps : 4096);
+}
+
+const struct tool_source_ops tool_source_linux_tree = {
+	.api = "kvm",
+	.linux = true,
+	.open = tree_open,
+	.uma = tree_uma,
+	.malloc = tree_malloc,
+	.text = tree_text,
+	.pagesize = tree_pagesize,
+};
+
+const struct tool_source_ops tool_source_linux_live = {
+	.api = "sysctl",
+	.linux = true,
+	.live = true,
+	.open = tree_open,
+	.uma = live_uma,
+	.malloc = live_malloc,
+	.text = tree_text,
+	.pagesize = live_pagesize,
+};
