@@ -177,4 +177,6 @@ clean:
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc
+# test_kvm fails the symbol table's allocation.
+tests/test_kvm: LDFLAGS += -Wl,--wrap=calloc
 .SECONDARY: bench/timing.o

@@ -4,6 +4,7 @@
  * against the guest's own /proc/slabinfo; failures change nothing.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,74 @@ test_wrong_system(void **state)
 	memstat_mtl_free(list);
 }
 
+/*
+ * A System.map that goes bad after its first line: the names gathered so
+ * far must be freed (LeakSanitizer, under SANITIZE=1, sees them if not).
+ */
+static void
+test_system_map_bad_later(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN], map[] = "/tmp/test_kvm-map-XXXXXX";
+	struct memory_type_list *list = memstat_mtl_alloc();
+	static const char text[] = "ffffffff81000000 T _stext\n"
+	    "ffffffff81000010 T slab_caches\nnot a symbol line\n";
+	void *kvm;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(map)) != -1);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
+	close(fd);
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", map,
+	    errbuf));
+	assert_int_equal(memstat_kvm_uma(list, kvm), -1);
+	assert_int_equal(memstat_mtl_geterror(list), MEMSTAT_ERROR_DATAERROR);
+	assert_non_null(strstr(memstat_kvm_geterr(kvm), "not a System.map"));
+	/* The list says it too, with its code. */
+	assert_non_null(strstr(memstat_mtl_geterrmsg(list),
+	    "not a System.map"));
+	memstat_kvm_close(kvm);
+	memstat_mtl_free(list);
+	unlink(map);
+}
+
+/*
+ * Running out of memory for a vmlinux's symbol table is NOMEMORY, not a
+ * data error.  The -N vmlinux is this test's own executable (its .symtab
+ * has a few thousand symbols); the table's calloc fails.
+ */
+static bool fail_symbol_table;
+
+void	*__real_calloc(size_t n, size_t size);
+void	*__wrap_calloc(size_t n, size_t size);
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	/* struct kvm_sym: a name pointer and an address. */
+	if (fail_symbol_table && size == 2 * sizeof(void *) && n > 100)
+		return (NULL);
+	return (__real_calloc(n, size));
+}
+
+static void
+test_symbol_table_nomem(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memory_type_list *list = memstat_mtl_alloc();
+	void *kvm;
+
+	(void)state;
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf",
+	    "/proc/self/exe", errbuf));
+	fail_symbol_table = true;
+	assert_int_equal(memstat_kvm_uma(list, kvm), -1);
+	fail_symbol_table = false;
+	assert_int_equal(memstat_mtl_geterror(list), MEMSTAT_ERROR_NOMEMORY);
+	memstat_kvm_close(kvm);
+	memstat_mtl_free(list);
+}
+
 int
 main(void)
 {
@@ -188,6 +257,8 @@ main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_wrong_system),
+		cmocka_unit_test(test_system_map_bad_later),
+		cmocka_unit_test(test_symbol_table_nomem),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

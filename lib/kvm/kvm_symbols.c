@@ -251,14 +251,17 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 	struct kvm_sym *p;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%llx %c %512s", &a, &type, name) != 3)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "%s: not a System.map", kvm->system));
+		if (sscanf(line, "%llx %c %512s", &a, &type, name) != 3) {
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "%s: not a System.map", kvm->system);
+			goto fail;
+		}
 		if (st->n == cap) {
-			if (cap >= MAX_SYMS)
-				return (_memstat_kvm_fail(kvm,
-				    MEMSTAT_ERROR_DATAERROR,
-				    "%s: too many symbols", kvm->system));
+			if (cap >= MAX_SYMS) {
+				_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+				    "%s: too many symbols", kvm->system);
+				goto fail;
+			}
 			cap = cap ? cap * 2 : 65536;
 			if ((p = reallocarray(st->syms, cap, sizeof(*p))) ==
 			    NULL)
@@ -270,16 +273,20 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 		st->syms[st->n].name = (const char *)(uintptr_t)off;
 		st->syms[st->n++].addr = a >= KERNEL_MAP ? a + kvm->kaslr : a;
 	}
-	if (st->n == 0)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "%s: no symbols", kvm->system));
+	if (st->n == 0) {
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "%s: no symbols", kvm->system);
+		goto fail;
+	}
 	st->names = nm.buf;
 	symtab_finish(st);
 	return (0);
 nomem:
+	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s", strerror(ENOMEM));
+fail:
+	/* The names gathered so far are not the table's yet. */
 	free(nm.buf);
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
-	    strerror(ENOMEM)));
+	return (-1);
 }
 
 /*
@@ -311,10 +318,14 @@ elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
-		if (n > MAX_SYMS || (st->syms = calloc(n + 1,
-		    sizeof(*st->syms))) == NULL) {
+		if (n > MAX_SYMS) {
 			rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "%s: %zu symbols", kvm->system, n);
+			break;
+		}
+		if ((st->syms = calloc(n + 1, sizeof(*st->syms))) == NULL) {
+			rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
+			    "%s", strerror(ENOMEM));
 			break;
 		}
 		rc = 0;
