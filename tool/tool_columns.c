@@ -57,37 +57,80 @@ list_text(FILE *f, const struct tool_column *c,
 		fputs(c->sep, f);
 }
 
+/*
+ * Cells are written with fwrite, not printf: a report has thousands of
+ * them, and printf's format parsing was most of its cost.
+ */
+static void
+put_spaces(FILE *f, int n)
+{
+	static const char spaces[] = "                                ";
+	int k;
+
+	for (; n > 0; n -= k) {
+		k = n < (int)sizeof(spaces) - 1 ? n : (int)sizeof(spaces) - 1;
+		fwrite(spaces, 1, (size_t)k, f);
+	}
+}
+
+/* s in width columns (negative: left-aligned), or more if it is longer. */
+static void
+put_padded(FILE *f, const char *s, size_t len, int width)
+{
+	int pad = (width < 0 ? -width : width) - (int)len;
+
+	if (width > 0)
+		put_spaces(f, pad);
+	fwrite(s, 1, len, f);
+	if (width < 0)
+		put_spaces(f, pad);
+}
+
+/* v in decimal at the end of buf; returns where it starts. */
+static char *
+u64_text(char *end, uint64_t v)
+{
+	char *p = end;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return (p);
+}
+
 void
 tool_columns_text(FILE *f, const struct tool_column *cols, size_t ncols,
     const struct memory_type *mtp)
 {
-	char buf[TOOL_STAT_LEN + 8], stat[TOOL_STAT_LEN];
+	char buf[TOOL_STAT_LEN + 16], *p, *end;
 	const struct tool_column *c;
 	const char *s;
-	int width;
+	size_t len;
 
 	for (size_t i = 0; i < ncols; i++) {
 		c = &cols[i];
 		switch (c->kind) {
 		case COLUMN_NAME:
-			/*
-			 * Names can be longer than any buffer (Linux's):
-			 * written whole, then padded to the width.
-			 */
+			/* Names can be longer than any buffer (Linux's). */
 			s = memstat_get_name(mtp);
-			width = c->width < 0 ? -c->width : c->width;
-			width -= (int)(strlen(s) + strlen(c->suffix));
-			if (width < 0)
-				width = 0;
-			fprintf(f, "%s%*s%s%s%*s", c->sep,
-			    c->width > 0 ? width : 0, "", s, c->suffix,
-			    c->width < 0 ? width : 0, "");
+			len = strlen(s) + strlen(c->suffix);
+			fputs(c->sep, f);
+			if (c->width > 0)
+				put_spaces(f, c->width - (int)len);
+			fputs(s, f);
+			fputs(c->suffix, f);
+			if (c->width < 0)
+				put_spaces(f, -c->width - (int)len);
 			break;
 		case COLUMN_COUNT:
-			snprintf(buf, sizeof(buf), "%s%s",
-			    tool_stat_text(stat, c->value(mtp), known(c, mtp)),
-			    c->suffix);
-			fprintf(f, "%s%*s", c->sep, c->width, buf);
+			/* The number, or "-" when unknown, then the suffix. */
+			end = buf + sizeof(buf) - 8;
+			p = known(c, mtp) ? u64_text(end, c->value(mtp)) :
+			    memcpy(end - 1, "-", 1);
+			len = strlen(c->suffix);
+			memcpy(end, c->suffix, len);
+			fputs(c->sep, f);
+			put_padded(f, p, (size_t)(end - p) + len, c->width);
 			break;
 		case COLUMN_LIST:
 		case COLUMN_NAMES:

@@ -34,7 +34,8 @@ struct tool_column {
 	/* Text: the value's separator before it, width and suffix. */
 	const char	*sep;
 	int		 width;		/* negative: left-aligned */
-	const char	*suffix;	/* after the value, inside the width */
+	const char	*suffix;	/* after the value, inside the width;
+					   at most 7 bytes */
 	/*
 	 * COLUMN_LIST and COLUMN_NAMES: whether sep is written for an empty
 	 * list, and whether the JSON member is left out when it is empty.
