@@ -276,3 +276,13 @@ tool_query_failed(struct tool_source *src, const char *query,
 	tool_source_close(src);
 	exit(1);
 }
+
+void
+tool_source_absent(struct tool_source *src, const char *query,
+    const char *what)
+{
+	warnx("memstat_%s_%s: %s holds no %s", tool_source_api(src), query,
+	    tool_source_path(src), what);
+	tool_source_close(src);
+	exit(1);
+}

@@ -64,6 +64,13 @@ void	tool_query_failed(struct tool_source *src, const char *query,
 	    const struct tool_error *e) __attribute__((noreturn));
 
 /*
+ * Exit 1 when the source holds no such statistics: "vmstat-m:
+ * memstat_kvm_malloc: DIR holds no malloc statistics".  src is closed.
+ */
+void	tool_source_absent(struct tool_source *src, const char *query,
+	    const char *what) __attribute__((noreturn));
+
+/*
  * A text file of a Linux source ("proc/net/sockstat"), whole and
  * NUL-terminated, in *bufp for the caller to free.  0, TOOL_ABSENT, or -1
  * with e set.

@@ -211,9 +211,10 @@ main(int argc, char *argv[])
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	rc = tool_source_malloc(src, mtlp, 0, &e);
+	if (rc != 0)
+		memstat_mtl_free(mtlp);
 	if (rc == TOOL_ABSENT)
-		errx(1, "memstat_kvm_malloc: %s holds no malloc statistics",
-		    opts.memf);
+		tool_source_absent(src, "malloc", "malloc statistics");
 	if (rc != 0)
 		tool_query_failed(src, "malloc", &e);
 

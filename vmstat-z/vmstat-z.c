@@ -139,9 +139,10 @@ main(int argc, char *argv[])
 	ncols = aliases ? NCOLUMNS : NCOLUMNS - 1;
 	rc = tool_source_uma(src, mtlp, aliases ? MEMSTAT_LINUX_ALIASES : 0,
 	    &e);
+	if (rc != 0)
+		memstat_mtl_free(mtlp);
 	if (rc == TOOL_ABSENT)
-		errx(1, "memstat_kvm_uma: %s holds no zone statistics",
-		    opts.memf);
+		tool_source_absent(src, "uma", "zone statistics");
 	if (rc != 0)
 		tool_query_failed(src, "uma", &e);
 
