@@ -1,5 +1,5 @@
 /*
- * tool_shim.h: forced into the tools' sources (and tool/*.c) when they
+ * tool_shim.h: forced into the tools' sources (and the tool layer's) when they
  * are built for the fuzz targets, so that a tool's main() can run many
  * times in one process: exit(3) and err(3) return to fuzz_tool_run()
  * instead of ending it.
