@@ -102,7 +102,8 @@ void
 tool_columns_text(FILE *f, const struct tool_column *cols, size_t ncols,
     const struct memory_type *mtp)
 {
-	char buf[TOOL_STAT_LEN + 16], *p, *end;
+	/* A u64's 20 digits, then the suffix (at most 7 bytes). */
+	char buf[32], *p, *end;
 	const struct tool_column *c;
 	const char *s;
 	size_t len;

@@ -96,12 +96,3 @@ tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
 	else if (json_object_object_add(obj, key, NULL) != 0)
 		errx(1, "JSON: %s", strerror(ENOMEM));
 }
-
-const char *
-tool_stat_text(char buf[TOOL_STAT_LEN], uint64_t v, bool known)
-{
-	if (!known)
-		return ("-");
-	snprintf(buf, TOOL_STAT_LEN, "%" PRIu64, v);
-	return (buf);
-}

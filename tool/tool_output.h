@@ -45,11 +45,9 @@ struct json_object *tool_json_new(json_type type);
 
 /*
  * A statistic the source may not keep (memstat_get_unknown()): unknown is
- * null in JSON and "-" in text, never 0.
+ * null in JSON (and "-" in text), never 0.
  */
-#define TOOL_STAT_LEN	21
 void	tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
 	    bool known);
-const char *tool_stat_text(char buf[TOOL_STAT_LEN], uint64_t v, bool known);
 
 #endif /* !TOOL_OUTPUT_H */

@@ -67,10 +67,11 @@ tool_blob_read(int fd, struct tool_blob *b)
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		if ((uint64_t)st.st_size >= TOOL_FILE_MAX)
 			return (EFBIG);
-		cap = (size_t)st.st_size + 1;
+		cap = (size_t)st.st_size + 2;	/* then EOF, and the NUL */
 	}
 	for (;;) {
-		if (buf == NULL || len == cap) {
+		/* Room for one more byte always: the NUL at the end. */
+		if (buf == NULL || len + 1 >= cap) {
 			if (buf != NULL) {
 				if (cap >= TOOL_FILE_MAX) {
 					free(buf);
@@ -85,7 +86,7 @@ tool_blob_read(int fd, struct tool_blob *b)
 			}
 			buf = p;
 		}
-		n = read(fd, buf + len, cap - len);
+		n = read(fd, buf + len, cap - len - 1);
 		if (n == 0)
 			break;
 		if (n < 0) {
@@ -96,6 +97,7 @@ tool_blob_read(int fd, struct tool_blob *b)
 		}
 		len += (size_t)n;
 	}
+	buf[len] = '\0';
 	*b = (struct tool_blob){ buf, len };
 	return (0);
 }
@@ -128,6 +130,18 @@ tool_source_file(struct tool_source *src, const char *file,
 	return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED, "%s: %s",
 	    tool_source_file_path(src, file, path, sizeof(path)),
 	    strerror(error)));
+}
+
+int
+tool_source_open_dir(struct tool_source *src, const char *nlistf,
+    struct tool_error *e)
+{
+	(void)nlistf;
+	if ((src->dirfd = open(src->path, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1)
+		return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED, "%s: %s",
+		    src->path, strerror(errno)));
+	return (0);
 }
 
 static struct tool_source *

@@ -98,18 +98,6 @@ const struct tool_source_ops tool_source_freebsd_stream = {
 	.close = stream_close,
 };
 
-static int
-capture_open(struct tool_source *src, const char *nlistf,
-    struct tool_error *e)
-{
-	(void)nlistf;
-	if ((src->dirfd = open(src->path, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1)
-		return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED, "%s: %s",
-		    src->path, strerror(errno)));
-	return (0);
-}
-
 /* One sysctl's stream of the capture, decoded. */
 static int
 capture_query(struct tool_source *src, struct memory_type_list *list,
@@ -188,7 +176,7 @@ capture_ints(struct tool_source *src, const char *oid, size_t width,
 
 const struct tool_source_ops tool_source_freebsd_capture = {
 	.api = "kvm",
-	.open = capture_open,
+	.open = tool_source_open_dir,
 	.uma = capture_uma,
 	.malloc = capture_malloc,
 	.ints = capture_ints,

@@ -46,9 +46,10 @@ extern const struct tool_source_ops tool_source_linux_tree;
 extern const struct tool_source_ops tool_source_core;
 
 /*
- * A file read whole, a regular file or a pipe.  Read, never mapped: a
- * file cut short while it is read gives an error, not SIGBUS.  0, or an
- * errno value (EFBIG past TOOL_FILE_MAX).
+ * A file read whole, a regular file or a pipe, with a NUL after its
+ * bytes (text can be parsed in place).  Read, never mapped: a file cut
+ * short while it is read gives an error, not SIGBUS.  0, or an errno
+ * value (EFBIG past TOOL_FILE_MAX).
  */
 #define TOOL_FILE_MAX	((size_t)1 << 30)
 struct tool_blob {
@@ -57,6 +58,10 @@ struct tool_blob {
 };
 int	tool_blob_read(int fd, struct tool_blob *b);
 void	tool_blob_free(struct tool_blob *b);
+
+/* The open operation of a directory source: -M is opened as one. */
+int	tool_source_open_dir(struct tool_source *src, const char *nlistf,
+	    struct tool_error *e);
 
 /*
  * A file of a directory source, which is someone else's: a FIFO must not

@@ -4,23 +4,11 @@
  * directory -M names (memstat-capture writes one).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tool_source_kinds.h"
-
-static int
-tree_open(struct tool_source *src, const char *nlistf, struct tool_error *e)
-{
-	(void)nlistf;
-	if ((src->dirfd = open(src->path, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1)
-		return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED, "%s: %s",
-		    src->path, strerror(errno)));
-	return (0);
-}
 
 static int
 tree_uma(struct tool_source *src, struct memory_type_list *list, int flags,
@@ -67,19 +55,10 @@ tree_text(struct tool_source *src, const char *file, char **bufp,
 	struct tool_blob b;
 	int rc;
 
-	if ((rc = tool_source_file(src, file, &b, e)) != 0)
-		return (rc);
-	/* NUL-terminated, in place of the blob. */
-	if ((*bufp = malloc(b.len + 1)) == NULL) {
-		tool_blob_free(&b);
-		return (tool_error_set(e, MEMSTAT_ERROR_NOMEMORY, "%s",
-		    strerror(ENOMEM)));
-	}
-	if (b.len != 0)
-		memcpy(*bufp, b.data, b.len);
-	(*bufp)[b.len] = '\0';
-	tool_blob_free(&b);
-	return (0);
+	/* The blob ends in a NUL: the caller takes it as text. */
+	if ((rc = tool_source_file(src, file, &b, e)) == 0)
+		*bufp = (char *)b.data;
+	return (rc);
 }
 
 static bool
@@ -121,7 +100,7 @@ live_pagesize(struct tool_source *src)
 const struct tool_source_ops tool_source_linux_tree = {
 	.api = "kvm",
 	.linux = true,
-	.open = tree_open,
+	.open = tool_source_open_dir,
 	.uma = tree_uma,
 	.malloc = tree_malloc,
 	.text = tree_text,
@@ -132,7 +111,7 @@ const struct tool_source_ops tool_source_linux_live = {
 	.api = "sysctl",
 	.linux = true,
 	.live = true,
-	.open = tree_open,
+	.open = tool_source_open_dir,
 	.uma = live_uma,
 	.malloc = live_malloc,
 	.text = tree_text,
