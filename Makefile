@@ -59,9 +59,12 @@ STREAMTEXT = fixtures/tools/streamtext
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
+CUTRACE	   = tests/cutrace
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_kvm tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones
+# Unit tests of the tool layer.
+TOOL_UNIT_TESTS = tests/test_tool_map
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
 	       tests/support/mtprint.o
@@ -119,13 +122,17 @@ $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 	    tests/support/streambuild.o \
 	    $(LDFLAGS) $(BSD_LIBS)
 
-$(MTDUMP) $(ERRCODE) $(MUTATE): %: %.c $(TOOL_SUPPORT) $(LIB)
+$(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE): %: %.c $(TOOL_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
 	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) \
 	    $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS) $(KVM_LIBS)
+
+$(TOOL_UNIT_TESTS): tests/test_%: tests/test_%.c $(TOOL_LIB) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) $(LDFLAGS) \
+	    $(CMOCKA_LIBS) $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
 
 bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< bench/timing.o tests/support/streambuild.o \
@@ -135,7 +142,8 @@ bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 run: all
 	@vmstat-z/vmstat-z
 
-check: all $(STREAMTEXT) $(MTDUMP) $(ERRCODE) $(MUTATE) $(UNIT_TESTS) $(FUZZ_REPLAYS) \
+check: all $(STREAMTEXT) $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
+	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed
 	@sh tests/run-tests
 
@@ -171,12 +179,13 @@ install: all
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) \
 	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
-	    $(UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc $(ERRCODE) $(MUTATE) \
+	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
+	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/tools.h
 	rm -rf fuzz/replay fuzz/replay-obj
 
 # test_list injects allocation failures into the library.
-tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=realloc
+tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=malloc -Wl,--wrap=realloc
 # test_kvm fails the symbol table's allocation.
 tests/test_kvm: LDFLAGS += -Wl,--wrap=calloc
 .SECONDARY: bench/timing.o

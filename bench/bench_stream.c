@@ -25,7 +25,7 @@
 #include "memstat.h"
 #include "streambuild.h"
 
-#define REPS	7
+#define REPS	11
 
 static double
 now(void)
@@ -144,36 +144,53 @@ rss_child(uint32_t zones, uint32_t cpus)
 	return (0);
 }
 
+/*
+ * How many times one sample repeats its operation: enough to cover
+ * SAMPLE_BYTES of stream, so that a small stream's sample is not a few
+ * microseconds at the mercy of one interrupt.
+ */
+#define SAMPLE_BYTES	(32u << 20)
+
 static void
 run(uint32_t zones, uint32_t cpus)
 {
 	double t_scan[REPS], t_dec[REPS], t_ref[REPS], t0, scan_s, dec_s, ref_s;
 	double cold_s;
-	struct memory_type_list *mtlp;
+	struct memory_type_list **lists;
 	volatile uint64_t sink;
 	struct streambuf sb;
+	size_t k, inner;
 	long rss;
 
 	build(&sb, zones, cpus);
+	inner = sb.len >= SAMPLE_BYTES ? 1 : SAMPLE_BYTES / sb.len;
+	if ((lists = calloc(inner, sizeof(*lists))) == NULL)
+		err(1, "calloc");
 	for (int r = 0; r < REPS; r++) {
 		t0 = now();
-		sink = scan(sb.data, sb.len);
-		t_scan[r] = now() - t0;
+		for (k = 0; k < inner; k++)
+			sink = scan(sb.data, sb.len);
+		t_scan[r] = (now() - t0) / (double)inner;
 
-		if ((mtlp = memstat_mtl_alloc()) == NULL)
-			err(1, "memstat_mtl_alloc");
+		for (k = 0; k < inner; k++)
+			if ((lists[k] = memstat_mtl_alloc()) == NULL)
+				err(1, "memstat_mtl_alloc");
 		t0 = now();
-		if (memstat_stream_uma(mtlp, sb.data, sb.len) != 0)
-			errx(1, "decode: %s",
-			    memstat_strerror(memstat_mtl_geterror(mtlp)));
-		t_dec[r] = now() - t0;
+		for (k = 0; k < inner; k++)
+			if (memstat_stream_uma(lists[k], sb.data, sb.len) != 0)
+				errx(1, "decode: %s", memstat_strerror(
+				    memstat_mtl_geterror(lists[k])));
+		t_dec[r] = (now() - t0) / (double)inner;
 		t0 = now();
-		if (memstat_stream_uma(mtlp, sb.data, sb.len) != 0)
-			errx(1, "refresh failed");
-		t_ref[r] = now() - t0;
-		memstat_mtl_free(mtlp);
+		for (k = 0; k < inner; k++)
+			if (memstat_stream_uma(lists[k], sb.data, sb.len) != 0)
+				errx(1, "refresh failed");
+		t_ref[r] = (now() - t0) / (double)inner;
+		for (k = 0; k < inner; k++)
+			memstat_mtl_free(lists[k]);
 	}
 	(void)sink;
+	free(lists);
 	scan_s = median(t_scan, REPS);
 	dec_s = median(t_dec, REPS);
 	ref_s = median(t_ref, REPS);

@@ -11,6 +11,7 @@
 
 /* Allocation failure injection, for the NOMEMORY paths (-Wl,--wrap). */
 void	*__real_calloc(size_t, size_t);
+void	*__real_malloc(size_t);
 void	*__real_realloc(void *, size_t);
 static int alloc_budget = -1;	/* allocations left before failing; -1: off */
 
@@ -29,6 +30,12 @@ void *
 __wrap_calloc(size_t n, size_t size)
 {
 	return (alloc_allowed() ? __real_calloc(n, size) : NULL);
+}
+
+void *
+__wrap_malloc(size_t size)
+{
+	return (alloc_allowed() ? __real_malloc(size) : NULL);
 }
 
 void *
@@ -333,6 +340,21 @@ test_refresh_cpu_count_changes(void **state)
 	sb_free(&sb);
 	assert_int_equal(memstat_get_free(mtp), 0);
 	assert_int_equal(memstat_get_percpu_free(mtp, 0), 0);
+
+	memstat_mtl_free(mtlp);
+
+	/* More CPUs than the entry has seen: its per-CPU array grows. */
+	mtlp = memstat_mtl_alloc();
+	build_uma(&sb, false, 2, &z, 1);
+	assert_int_equal(memstat_stream_uma(mtlp, sb.data, sb.len), 0);
+	sb_free(&sb);
+	mtp = memstat_mtl_first(mtlp);
+	assert_int_equal(memstat_get_percpu_free(mtp, 3), 0);
+	build_uma(&sb, false, 4, &z, 1);
+	assert_int_equal(memstat_stream_uma(mtlp, sb.data, sb.len), 0);
+	sb_free(&sb);
+	assert_int_equal(memstat_get_free(mtp), 1 + 2 + 3 + 4);
+	assert_int_equal(memstat_get_percpu_free(mtp, 3), 4);
 	memstat_mtl_free(mtlp);
 }
 
@@ -373,6 +395,26 @@ test_index_many(void **state)
 		assert_int_equal(i, N);
 	}
 	assert_null(memstat_mtl_find(mtlp, ALLOCATOR_UMA, "zone-5000"));
+	sb_free(&sb);
+
+	/* As many new names: the index grows past its hint, all are found. */
+	sb_init(&sb, false);
+	sb_header(&sb, &h);
+	for (i = 0; i < N; i++) {
+		memset(&t, 0, sizeof(t));
+		snprintf(t.name, sizeof(t.name), "other-%d", i);
+		t.allocs = (uint64_t)i + 1;
+		sb_uma_type(&sb, &t);
+	}
+	assert_int_equal(memstat_stream_uma(mtlp, sb.data, sb.len), 0);
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "other-%d", i);
+		mtp = memstat_mtl_find(mtlp, ALLOCATOR_UMA, name);
+		assert_non_null(mtp);
+		assert_int_equal(memstat_get_numallocs(mtp), i + 1);
+		snprintf(name, sizeof(name), "zone-%d", i);
+		assert_non_null(memstat_mtl_find(mtlp, ALLOCATOR_UMA, name));
+	}
 	sb_free(&sb);
 	memstat_mtl_free(mtlp);
 }

@@ -46,6 +46,10 @@ tool_error_from_list(struct tool_error *e, struct memory_type_list *list)
 void
 tool_blob_free(struct tool_blob *b)
 {
+	if (b->mapped) {
+		tool_blob_unmap(b);
+		return;
+	}
 	free(b->data);
 	*b = (struct tool_blob){ 0 };
 }
@@ -98,7 +102,7 @@ tool_blob_read(int fd, struct tool_blob *b)
 		len += (size_t)n;
 	}
 	buf[len] = '\0';
-	*b = (struct tool_blob){ buf, len };
+	*b = (struct tool_blob){ .data = buf, .len = len };
 	return (0);
 }
 

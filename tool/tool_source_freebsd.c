@@ -29,12 +29,14 @@ stream_open(struct tool_source *src, const char *nlistf,
 		return (tool_error_set(e, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
 	src->state = b;
+	/* A file is mapped (the map keeps fd); a pipe, or what cannot be, read. */
 	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) == -1)
 		error = errno;
-	else {
+	else if ((error = tool_blob_map(fd, b)) == ENOTSUP) {
 		error = tool_blob_read(fd, b);
 		close(fd);
-	}
+	} else if (error != 0)
+		close(fd);
 	if (error == 0)
 		return (0);
 	return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED, "%s: %s",
@@ -62,14 +64,18 @@ stream_query(struct tool_source *src, struct memory_type_list *list,
 	struct memory_type_list *scratch;
 	int rc;
 
-	if (decode(list, b->data, b->len) == 0)
-		return (0);
-	tool_error_from_list(e, list);
-	if ((scratch = memstat_mtl_alloc()) == NULL)
-		return (-1);
-	rc = other(scratch, b->data, b->len);
-	memstat_mtl_free(scratch);
-	return (rc == 0 ? TOOL_ABSENT : -1);
+	if ((rc = decode(list, b->data, b->len)) != 0) {
+		tool_error_from_list(e, list);
+		if ((scratch = memstat_mtl_alloc()) == NULL)
+			return (-1);
+		rc = other(scratch, b->data, b->len) == 0 ? TOOL_ABSENT : -1;
+		memstat_mtl_free(scratch);
+	}
+	/* Whatever was decoded from a file that changed meanwhile is void. */
+	if (tool_blob_changed(b))
+		return (tool_error_set(e, MEMSTAT_ERROR_UNDEFINED,
+		    "%s: the file changed while it was read", src->path));
+	return (rc);
 }
 
 static int

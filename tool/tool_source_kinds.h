@@ -46,17 +46,24 @@ extern const struct tool_source_ops tool_source_linux_tree;
 extern const struct tool_source_ops tool_source_core;
 
 /*
- * A file read whole, a regular file or a pipe, with a NUL after its
- * bytes (text can be parsed in place).  Read, never mapped: a file cut
- * short while it is read gives an error, not SIGBUS.  0, or an errno
- * value (EFBIG past TOOL_FILE_MAX).
+ * A file whole.  tool_blob_read(): a regular file or a pipe, read, with a
+ * NUL after its bytes (text can be parsed in place).  tool_blob_map(): a
+ * regular file mapped (tool_map.c; ENOTSUP when it cannot be, then read
+ * it), which keeps fd; a file cut short while mapped gives zeros, not
+ * SIGBUS, and tool_blob_changed() says so after the decode.  0, or an
+ * errno value (EFBIG past TOOL_FILE_MAX).
  */
 #define TOOL_FILE_MAX	((size_t)1 << 30)
 struct tool_blob {
 	unsigned char	*data;
 	size_t		 len;
+	bool		 mapped;
+	int		 fd;		/* the mapped file's */
 };
 int	tool_blob_read(int fd, struct tool_blob *b);
+int	tool_blob_map(int fd, struct tool_blob *b);
+bool	tool_blob_changed(const struct tool_blob *b);
+void	tool_blob_unmap(struct tool_blob *b);
 void	tool_blob_free(struct tool_blob *b);
 
 /* The open operation of a directory source: -M is opened as one. */

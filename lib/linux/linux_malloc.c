@@ -118,7 +118,7 @@ _memstat_allocinfo_fill(struct memory_type_list *list, char *buf, size_t len)
 
 	if ((error = allocinfo_parse(buf, len, &sites, &n)) != 0)
 		return (_memstat_mtl_fail(list, error));
-	_memstat_mtl_begin_pass(list);
+	_memstat_mtl_begin_pass(list, n);
 	for (i = n; i-- > 0;) {
 		mtp = _memstat_mtl_lookup(list, ALLOCATOR_MALLOC, sites[i].tag,
 		    0);
@@ -273,7 +273,7 @@ _memstat_kmalloc_families(struct memory_type_list *list,
 	}
 	qsort(fam, nfam, sizeof(fam[0]), cmp_family);
 
-	_memstat_mtl_begin_pass(list);
+	_memstat_mtl_begin_pass(list, nfam);
 	for (i = nfam; i-- > 0;) {
 		f = &fam[i];
 		mtp = _memstat_mtl_lookup(list, ALLOCATOR_MALLOC, f->name, 0);

@@ -178,7 +178,7 @@ _memstat_slab_fill(struct memory_type_list *list, const struct slabinfo *si,
 	 * Entries go in at the head, so walk the rows backwards for the list
 	 * to read in /proc/slabinfo's order.
 	 */
-	_memstat_mtl_begin_pass(list);
+	_memstat_mtl_begin_pass(list, si->nrows);
 	for (i = si->nrows; i-- > 0;) {
 		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, si->rows[i].name,
 		    0);

@@ -82,9 +82,12 @@ struct memory_type {
 	/*
 	 * Per-CPU data, sized by the source.  UMA fills only the cache free
 	 * counts, malloc only the alloc records, as FreeBSD's sysctl path
-	 * does; the other pointer stays NULL.
+	 * does; the other pointer stays NULL.  Carved from the list's
+	 * per-CPU blocks: mt_percpu_cap slots, grown only past the largest
+	 * count seen, so refreshes reuse them.
 	 */
 	uint32_t		 mt_ncpus;
+	uint32_t		 mt_percpu_cap;
 	uint64_t		*mt_percpu_free;
 	struct mt_percpu_alloc	*mt_percpu_alloc;
 
@@ -98,7 +101,7 @@ struct memory_type {
 	uint32_t	 mt_pass_seen;
 
 	LIST_ENTRY(memory_type)	 mt_list;
-	struct memory_type	*mt_hash_next;
+	uint64_t		 mt_hash;	/* of (allocator, name, dup) */
 };
 
 /* Entries are carved from chunks: they are only ever freed all together. */
@@ -109,20 +112,39 @@ struct mt_chunk {
 	struct memory_type	 mc_entries[];
 };
 
+/* Per-CPU arrays are carved from blocks, freed all together too. */
+struct mt_block {
+	struct mt_block		*mb_next;
+	size_t			 mb_used;
+	size_t			 mb_size;
+	_Alignas(16) unsigned char mb_data[];
+};
+
 struct memory_type_list {
 	LIST_HEAD(, memory_type) mtl_list;
 	struct mt_chunk		*mtl_chunks;
+	struct mt_block		*mtl_blocks;
 	struct memstat_err	 mtl_err;
 	uint64_t		 mtl_seq;	/* last mt_seq handed out */
 	uint64_t		 mtl_pass;	/* current refresh pass */
-	struct memory_type	**mtl_hash;	/* (allocator, name, dup) index */
-	size_t			 mtl_hash_size;	/* buckets, a power of two */
+	/*
+	 * The (allocator, name, dup) index: open addressing, linear probing,
+	 * at most half full, each slot's hash beside its entry so that a
+	 * probe touches an entry only when the hashes agree.
+	 */
+	struct mt_slot {
+		uint64_t		 hash;
+		struct memory_type	*mtp;
+	}			*mtl_index;
+	size_t			 mtl_index_size; /* slots, a power of two */
 	uint64_t		 mtl_hash_key[2]; /* random, per list */
 	size_t			 mtl_count;
 };
 
 /*
- * Filling a list.  A source calls _memstat_mtl_begin_pass() once, then
+ * Filling a list.  A source calls _memstat_mtl_begin_pass() once (with the
+ * number of records it will look up, if it knows, so that the index grows
+ * once), then
  * _memstat_mtl_lookup() once per record in source order: the n-th record
  * named N gets the n-th entry named N (created at the list head if missing)
  * with its statistics reset, so refreshing from the same data reproduces a
@@ -130,9 +152,29 @@ struct memory_type_list {
  * a width limit (FreeBSD's 32-byte records) cuts them itself.  The lookup
  * returns NULL only when memory runs out.
  */
-void			 _memstat_mtl_begin_pass(struct memory_type_list *list);
+void			 _memstat_mtl_begin_pass(struct memory_type_list *list,
+			    size_t records);
 struct memory_type	*_memstat_mtl_lookup(struct memory_type_list *list,
 			    int allocator, const char *name, uint32_t ncpus);
+
+/*
+ * A name about to be looked up, with its hash, taken once.  A source that
+ * knows its next records takes their names a few records ahead: that also
+ * starts fetching the index slot the lookup will read, since a large
+ * list's index does not fit in the caches and each lookup would otherwise
+ * wait for memory.  name must stay put until the lookup, which is for the
+ * same allocator.
+ */
+struct mt_name {
+	const char	*name;
+	size_t		 len;
+	uint64_t	 hash;		/* of the name */
+	uint64_t	 key;		/* of (allocator, name, 0) */
+};
+void	_memstat_mtl_name(const struct memory_type_list *list, int allocator,
+	    const char *name, size_t len, struct mt_name *key);
+struct memory_type *_memstat_mtl_lookup_name(struct memory_type_list *list,
+	    int allocator, const struct mt_name *key, uint32_t ncpus);
 
 /*
  * Replace an entry's aliases with a copy of names[0..n-1]: 0, or -1 when

@@ -3,6 +3,7 @@
  * refresh protocol every source uses to fill it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 #define HASH_MIN_SIZE	64
 #define CHUNK_MIN	16
 #define CHUNK_MAX	4096
+#define BLOCK_MIN	4096
+#define BLOCK_MAX	(1024 * 1024)
 
 struct memory_type_list *
 memstat_mtl_alloc(void)
@@ -55,11 +58,10 @@ mtl_empty(struct memory_type_list *list)
 {
 	struct memory_type *mtp;
 	struct mt_chunk *mc;
+	struct mt_block *mb;
 
 	while ((mtp = LIST_FIRST(&list->mtl_list)) != NULL) {
 		LIST_REMOVE(mtp, mt_list);
-		free(mtp->mt_percpu_free);
-		free(mtp->mt_percpu_alloc);
 		free(mtp->mt_caller);
 		free(mtp->mt_percpu_caller);
 		free(mtp->mt_aliases);
@@ -70,9 +72,13 @@ mtl_empty(struct memory_type_list *list)
 		list->mtl_chunks = mc->mc_next;
 		free(mc);
 	}
-	free(list->mtl_hash);
-	list->mtl_hash = NULL;
-	list->mtl_hash_size = 0;
+	while ((mb = list->mtl_blocks) != NULL) {
+		list->mtl_blocks = mb->mb_next;
+		free(mb);
+	}
+	free(list->mtl_index);
+	list->mtl_index = NULL;
+	list->mtl_index_size = 0;
 	list->mtl_count = 0;
 }
 
@@ -119,72 +125,87 @@ _memstat_mtl_fail_empty(struct memory_type_list *list, int error)
 }
 
 /*
- * The name under the list's secret key, then the duplicate ordinal and
- * allocator mixed in (splitmix64's finalizer): many entries of one name
- * still spread over the buckets.
+ * An entry's key hash: the name under the list's secret key, then the
+ * duplicate ordinal and allocator mixed in (splitmix64's finalizer), so
+ * that many entries of one name still spread over the slots.  The name's
+ * hash is taken once per lookup and reused for every ordinal.
  */
 static uint64_t
-key_hash(const struct memory_type_list *list, int allocator, const char *name,
-    uint32_t dup)
+name_hash(const struct memory_type_list *list, const char *name, size_t len)
+{
+	return (_memstat_siphash(list->mtl_hash_key, name, len));
+}
+
+static uint64_t
+key_hash(uint64_t namehash, int allocator, uint32_t dup)
 {
 	uint64_t h;
 
-	h = _memstat_siphash(list->mtl_hash_key, name, strlen(name));
-	h ^= ((uint64_t)dup << 8) | (unsigned)allocator;
+	h = namehash ^ (((uint64_t)dup << 8) | (unsigned)allocator);
 	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
 	return (h ^ (h >> 31));
 }
 
+/*
+ * The probe ends at an empty slot: the index is never more than half
+ * full, so there is one within mtl_index_size steps.
+ */
 static struct memory_type *
-index_get(const struct memory_type_list *list, int allocator,
+index_get(const struct memory_type_list *list, uint64_t hash, int allocator,
     const char *name, uint32_t dup)
 {
-	struct memory_type *mtp;
+	const struct mt_slot *slot;
+	size_t mask, i;
 
-	if (list->mtl_hash_size == 0)
+	if (list->mtl_index_size == 0)
 		return (NULL);
-	mtp = list->mtl_hash[key_hash(list, allocator, name, dup) &
-	    (list->mtl_hash_size - 1)];
-	for (; mtp != NULL; mtp = mtp->mt_hash_next)
-		if (mtp->mt_allocator == allocator && mtp->mt_dup == dup &&
-		    strcmp(mtp->mt_name, name) == 0)
-			return (mtp);
-	return (NULL);
+	mask = list->mtl_index_size - 1;
+	for (i = hash & mask;; i = (i + 1) & mask) {
+		slot = &list->mtl_index[i];
+		if (slot->mtp == NULL)
+			return (NULL);
+		if (slot->hash == hash && slot->mtp->mt_allocator == allocator &&
+		    slot->mtp->mt_dup == dup &&
+		    strcmp(slot->mtp->mt_name, name) == 0)
+			return (slot->mtp);
+	}
 }
 
 static void
-index_put(const struct memory_type_list *list, struct memory_type **table,
-    size_t size, struct memory_type *mtp)
+index_put(struct mt_slot *table, size_t size, struct memory_type *mtp)
 {
-	size_t b;
+	size_t i;
 
-	b = key_hash(list, mtp->mt_allocator, mtp->mt_name, mtp->mt_dup) &
-	    (size - 1);
-	mtp->mt_hash_next = table[b];
-	table[b] = mtp;
+	for (i = mtp->mt_hash & (size - 1); table[i].mtp != NULL;
+	    i = (i + 1) & (size - 1))
+		;
+	table[i] = (struct mt_slot){ mtp->mt_hash, mtp };
 }
 
-/* Keep the table at least as large as the entry count. */
+/* Room for count entries with the index at most half full. */
 static int
 index_reserve(struct memory_type_list *list, size_t count)
 {
-	struct memory_type **table, *mtp;
+	struct memory_type *mtp;
+	struct mt_slot *table;
 	size_t size;
 
-	if (count <= list->mtl_hash_size)
+	if (count <= list->mtl_index_size / 2)
 		return (0);
-	size = list->mtl_hash_size ? list->mtl_hash_size * 2 : HASH_MIN_SIZE;
-	while (size < count)
+	if (count > SIZE_MAX / 2 / sizeof(*table))
+		return (-1);
+	size = list->mtl_index_size ? list->mtl_index_size * 2 :
+	    HASH_MIN_SIZE;
+	while (size / 2 < count)
 		size *= 2;
-	table = calloc(size, sizeof(*table));
-	if (table == NULL)
+	if ((table = calloc(size, sizeof(*table))) == NULL)
 		return (-1);
 	LIST_FOREACH(mtp, &list->mtl_list, mt_list)
-		index_put(list, table, size, mtp);
-	free(list->mtl_hash);
-	list->mtl_hash = table;
-	list->mtl_hash_size = size;
+		index_put(table, size, mtp);
+	free(list->mtl_index);
+	list->mtl_index = table;
+	list->mtl_index_size = size;
 	return (0);
 }
 
@@ -196,13 +217,16 @@ memstat_mtl_find(struct memory_type_list *list, int allocator,
 		ALLOCATOR_UNKNOWN, ALLOCATOR_MALLOC, ALLOCATOR_UMA
 	};
 	struct memory_type *mtp, *best;
+	uint64_t h;
 	size_t i;
 
 	best = NULL;
+	h = name_hash(list, name, strlen(name));
 	for (i = 0; i < sizeof(allocators) / sizeof(allocators[0]); i++) {
 		if (allocator != ALLOCATOR_ANY && allocator != allocators[i])
 			continue;
-		mtp = index_get(list, allocators[i], name, 0);
+		mtp = index_get(list, key_hash(h, allocators[i], 0),
+		    allocators[i], name, 0);
 		if (mtp == NULL)
 			continue;
 		/*
@@ -217,9 +241,11 @@ memstat_mtl_find(struct memory_type_list *list, int allocator,
 }
 
 void
-_memstat_mtl_begin_pass(struct memory_type_list *list)
+_memstat_mtl_begin_pass(struct memory_type_list *list, size_t records)
 {
 	list->mtl_pass++;
+	/* Only a hint: a lookup that finds no room fails on its own. */
+	(void)index_reserve(list, list->mtl_count + records);
 }
 
 static void
@@ -277,16 +303,47 @@ _memstat_mt_set_aliases(struct memory_type *mtp, const char *const *names,
 }
 
 /*
+ * bytes from the list's current block, 16-byte aligned; blocks double
+ * from BLOCK_MIN to BLOCK_MAX, and a larger request gets a block its size.
+ * One malloc per entry used to be the decode's largest cost after the
+ * index.
+ */
+static void *
+block_carve(struct memory_type_list *list, size_t bytes)
+{
+	struct mt_block *mb = list->mtl_blocks;
+	size_t size;
+	void *p;
+
+	bytes = (bytes + 15) & ~(size_t)15;
+	if (mb == NULL || mb->mb_size - mb->mb_used < bytes) {
+		size = mb == NULL ? BLOCK_MIN :
+		    mb->mb_size * 2 > BLOCK_MAX ? BLOCK_MAX : mb->mb_size * 2;
+		if (size < bytes)
+			size = bytes;
+		if ((mb = malloc(sizeof(*mb) + size)) == NULL)
+			return (NULL);
+		mb->mb_used = 0;
+		mb->mb_size = size;
+		mb->mb_next = list->mtl_blocks;
+		list->mtl_blocks = mb;
+	}
+	p = mb->mb_data + mb->mb_used;
+	mb->mb_used += bytes;
+	return (p);
+}
+
+/*
  * Size the per-CPU array this allocator fills to ncpus slots, zeroed.  The
  * count comes from data already checked against its length, so it is
  * bounded by the input.
  */
 static int
-mt_size_percpu(struct memory_type *mtp, uint32_t ncpus)
+mt_size_percpu(struct memory_type_list *list, struct memory_type *mtp,
+    uint32_t ncpus)
 {
 	void **arrayp;
 	size_t elem;
-	void *p;
 
 	if (mtp->mt_allocator == ALLOCATOR_MALLOC) {
 		arrayp = (void **)&mtp->mt_percpu_alloc;
@@ -295,22 +352,25 @@ mt_size_percpu(struct memory_type *mtp, uint32_t ncpus)
 		arrayp = (void **)&mtp->mt_percpu_free;
 		elem = sizeof(*mtp->mt_percpu_free);
 	}
-	if (ncpus == 0) {
-		free(*arrayp);
-		*arrayp = NULL;
-	} else if (ncpus != mtp->mt_ncpus || *arrayp == NULL) {
-		p = realloc(*arrayp, (size_t)ncpus * elem);
-		if (p == NULL)
+	if (ncpus > mtp->mt_percpu_cap) {
+		if ((*arrayp = block_carve(list, (size_t)ncpus * elem)) ==
+		    NULL) {
+			mtp->mt_percpu_cap = 0;
 			return (-1);
-		*arrayp = p;
+		}
+		mtp->mt_percpu_cap = ncpus;
 	}
-	if (*arrayp != NULL)
+	if (ncpus != 0)
 		memset(*arrayp, 0, (size_t)ncpus * elem);
 	mtp->mt_ncpus = ncpus;
 	return (0);
 }
 
-/* A zeroed entry from the current chunk; chunks double up to CHUNK_MAX. */
+/*
+ * A zeroed entry from the current chunk; chunks double up to CHUNK_MAX.
+ * The chunk is zeroed whole, by calloc: an entry zeroed on its own costs
+ * twice as much (the compiler's inline rep stos against libc's memset).
+ */
 static struct memory_type *
 mt_alloc(struct memory_type_list *list)
 {
@@ -331,14 +391,14 @@ mt_alloc(struct memory_type_list *list)
 }
 
 static struct memory_type *
-mt_create(struct memory_type_list *list, int allocator, const char *name,
-    uint32_t dup)
+mt_create(struct memory_type_list *list, uint64_t hash, int allocator,
+    const struct mt_name *key, uint32_t dup)
 {
 	struct memory_type *mtp;
 	char *longname = NULL;
 
-	if (strlen(name) >= sizeof(mtp->mt_name_buf) &&
-	    (longname = strdup(name)) == NULL)
+	if (key->len >= sizeof(mtp->mt_name_buf) &&
+	    (longname = strndup(key->name, key->len)) == NULL)
 		return (NULL);
 	if (index_reserve(list, list->mtl_count + 1) != 0 ||
 	    (mtp = mt_alloc(list)) == NULL) {
@@ -349,43 +409,78 @@ mt_create(struct memory_type_list *list, int allocator, const char *name,
 	if (longname != NULL)
 		mtp->mt_name = longname;
 	else
-		mtp->mt_name = strcpy(mtp->mt_name_buf, name);
+		mtp->mt_name = memcpy(mtp->mt_name_buf, key->name,
+		    key->len + 1);
 	mtp->mt_dup = dup;
+	mtp->mt_hash = hash;
 	mtp->mt_dup_last = mtp;
 	mtp->mt_seq = ++list->mtl_seq;
 	LIST_INSERT_HEAD(&list->mtl_list, mtp, mt_list);
-	index_put(list, list->mtl_hash, list->mtl_hash_size, mtp);
+	index_put(list->mtl_index, list->mtl_index_size, mtp);
 	list->mtl_count++;
 	return (mtp);
+}
+
+void
+_memstat_mtl_name(const struct memory_type_list *list, int allocator,
+    const char *name, size_t len, struct mt_name *key)
+{
+	key->name = name;
+	key->len = len;
+	key->hash = name_hash(list, name, len);
+	key->key = key_hash(key->hash, allocator, 0);
+	if (list->mtl_index_size != 0)
+		__builtin_prefetch(&list->mtl_index[key->key &
+		    (list->mtl_index_size - 1)]);
 }
 
 struct memory_type *
 _memstat_mtl_lookup(struct memory_type_list *list, int allocator,
     const char *name, uint32_t ncpus)
 {
+	struct mt_name key;
+
+	_memstat_mtl_name(list, allocator, name, strlen(name), &key);
+	return (_memstat_mtl_lookup_name(list, allocator, &key, ncpus));
+}
+
+struct memory_type *
+_memstat_mtl_lookup_name(struct memory_type_list *list, int allocator,
+    const struct mt_name *key, uint32_t ncpus)
+{
 	struct memory_type *first, *mtp;
+	bool created = false;
+	uint64_t h;
 	uint32_t dup;
 
-	first = index_get(list, allocator, name, 0);
+	first = index_get(list, key->key, allocator, key->name, 0);
 	if (first == NULL) {
-		first = mt_create(list, allocator, name, 0);
+		first = mt_create(list, key->key, allocator, key, 0);
 		if (first == NULL)
 			return (NULL);
+		created = true;
 	}
 	if (first->mt_pass != list->mtl_pass) {
 		first->mt_pass = list->mtl_pass;
 		first->mt_pass_seen = 0;
 	}
 	dup = first->mt_pass_seen++;
-	mtp = dup == 0 ? first : index_get(list, allocator, name, dup);
-	if (mtp == NULL) {
-		mtp = mt_create(list, allocator, name, dup);
-		if (mtp == NULL)
-			return (NULL);
-		first->mt_dup_last = mtp;
+	mtp = first;
+	if (dup != 0) {
+		h = key_hash(key->hash, allocator, dup);
+		mtp = index_get(list, h, allocator, key->name, dup);
+		created = mtp == NULL;
+		if (mtp == NULL) {
+			mtp = mt_create(list, h, allocator, key, dup);
+			if (mtp == NULL)
+				return (NULL);
+			first->mt_dup_last = mtp;
+		}
 	}
-	mt_reset_stats(mtp);
-	if (mt_size_percpu(mtp, ncpus) != 0)
+	/* A new entry is zeroed: resetting it too cost a tenth of a decode. */
+	if (!created)
+		mt_reset_stats(mtp);
+	if (mt_size_percpu(list, mtp, ncpus) != 0)
 		return (NULL);
 	return (mtp);
 }

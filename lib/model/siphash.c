@@ -3,13 +3,15 @@
  * list's name index.  Names come from files other people made; with a
  * per-list random key nobody can choose names that pile into one bucket.
  */
+#include <endian.h>
 #include <string.h>
 
 #include "model/memstat_internal.h"
 
 #define ROTL(x, b)	(((x) << (b)) | ((x) >> (64 - (b))))
 
-static void
+/* Inlined: a call per round cost as much as the rounds (names are short). */
+static inline __attribute__((always_inline)) void
 sipround(uint64_t v[4])
 {
 	v[0] += v[1]; v[1] = ROTL(v[1], 13); v[1] ^= v[0];
@@ -20,21 +22,19 @@ sipround(uint64_t v[4])
 	v[2] = ROTL(v[2], 32);
 }
 
-static uint64_t
+static inline uint64_t
 le64(const unsigned char *p)
 {
-	uint64_t x = 0;
+	uint64_t x;
 
-	for (int i = 7; i >= 0; i--)
-		x = x << 8 | p[i];
-	return (x);
+	memcpy(&x, p, 8);
+	return (le64toh(x));
 }
 
 uint64_t
 _memstat_siphash(const uint64_t key[2], const void *data, size_t len)
 {
 	const unsigned char *p = data;
-	unsigned char tail[8] = { 0 };
 	uint64_t v[4], m;
 	size_t i;
 
@@ -48,8 +48,10 @@ _memstat_siphash(const uint64_t key[2], const void *data, size_t len)
 		sipround(v);
 		v[0] ^= m;
 	}
-	memcpy(tail, p + i, len - i);
-	m = le64(tail) | (uint64_t)len << 56;
+	/* The last 0-7 bytes, a byte at a time: no copy to reload. */
+	m = (uint64_t)len << 56;
+	for (size_t j = 0; j < (len & 7); j++)
+		m |= (uint64_t)p[i + j] << (8 * j);
 	v[3] ^= m;
 	sipround(v);
 	v[0] ^= m;
