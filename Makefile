@@ -77,7 +77,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check bench fixtures fixtures-expect install clean \
+.PHONY: all deps run check bench bench-dump fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -149,6 +149,11 @@ check: all $(STREAMTEXT) $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS)
 
 bench: all $(BENCHES)
 	@sh bench/run-bench
+
+# The core-image benchmark on a full-size dump: boots a QEMU guest (it says
+# what it installs and downloads first) and removes everything after.
+bench-dump: all bench/bench_vmcore
+	@sh bench/bench-dump
 
 # The binary fixtures, made anew: streams from their text descriptions;
 # vmcores from a real kernel booted in QEMU (their ground truth, the

@@ -78,12 +78,16 @@ main(int argc, char *argv[])
 	for (i = 0; i < ncmds; i++)
 		med[i] = median(cmds[i].ms, rounds);
 
-	printf("Live /proc/slabinfo reports, %d interleaved rounds, median "
-	    "wall time per command (fork+exec+exit):\n", rounds);
-	for (i = 0; i < ncmds; i++)
-		printf("  %-20s %7.3f ms\n", cmds[i].label, med[i]);
-	printf("  vmstat-z / procps vmstat -m   %.2f\n", med[0] / med[2]);
-	printf("  vmstat-z / procps slabtop -o  %.2f\n", med[0] / med[3]);
-	printf("  vmstat-z -a / vmstat-z       %.2f\n", med[1] / med[0]);
+	printf("The live report against procps, whole commands (fork, exec, "
+	    "exit, output to /dev/null), %d interleaved rounds, medians:\n\n",
+	    rounds);
+	printf("| command | median | ratio |\n|---|---|---|\n");
+	printf("| `vmstat-z` | %.2f ms | **%.2f×** procps `vmstat -m`, **%.2f×**"
+	    " `slabtop -o` (target ≤ 1) |\n", med[0], med[0] / med[2],
+	    med[0] / med[3]);
+	printf("| `vmstat-z -a` | %.2f ms | **%.2f×** `vmstat-z` (target ≤ 2) "
+	    "|\n", med[1], med[1] / med[0]);
+	printf("| procps `vmstat -m` | %.2f ms | |\n", med[2]);
+	printf("| procps `slabtop -o` | %.2f ms | |\n", med[3]);
 	return (0);
 }

@@ -144,6 +144,20 @@ rss_child(uint32_t zones, uint32_t cpus)
 	return (0);
 }
 
+/* 100000 as "100,000". */
+static const char *
+thousands(uint32_t n)
+{
+	static char buf[16];
+
+	if (n >= 1000)
+		snprintf(buf, sizeof(buf), "%" PRIu32 ",%03" PRIu32, n / 1000,
+		    n % 1000);
+	else
+		snprintf(buf, sizeof(buf), "%" PRIu32, n);
+	return (buf);
+}
+
 /*
  * How many times one sample repeats its operation: enough to cover
  * SAMPLE_BYTES of stream, so that a small stream's sample is not a few
@@ -195,10 +209,11 @@ run(uint32_t zones, uint32_t cpus)
 	dec_s = median(t_dec, REPS);
 	ref_s = median(t_ref, REPS);
 	rss = cold_decode(zones, cpus, &cold_s);
-	printf("%7" PRIu32 " x %4" PRIu32 " %7.1f %8.2f %8.2f %8.2f %8.2f %7.0f"
-	    " %6.2f %6.2f %7.1f %5.2f\n", zones, cpus, sb.len / 1048576.0,
-	    scan_s * 1e3, dec_s * 1e3, ref_s * 1e3, cold_s * 1e3,
-	    dec_s / zones * 1e9, dec_s / scan_s, ref_s / dec_s, rss / 1024.0,
+	printf("| %s × %" PRIu32 " | %.1f MiB | %.2f ms | %.2f ms | %.2f ms |"
+	    " %.2f ms | %.0f ns | **%.2f** | %.2f | %.1f MiB (%.2f× the stream)"
+	    " |\n", thousands(zones), cpus, sb.len / 1048576.0, scan_s * 1e3,
+	    dec_s * 1e3, ref_s * 1e3, cold_s * 1e3, dec_s / zones * 1e9,
+	    dec_s / scan_s, ref_s / dec_s, rss / 1024.0,
 	    rss * 1024.0 / (double)sb.len);
 	fflush(stdout);
 	sb_free(&sb);
@@ -253,8 +268,8 @@ run_tool(const char *vmstat_z, uint32_t zones, uint32_t cpus)
 	unlink(path);
 	tool_s = median(t_tool, REPS);
 	dec_s = median(t_dec, REPS);
-	printf("vmstat-z -M, %" PRIu32 " zones x %" PRIu32 " CPUs: %.1f ms end"
-	    " to end, decode alone %.1f ms: %.2fx\n", zones, cpus,
+	printf("| `vmstat-z -M`, %s zones × %" PRIu32 " CPUs | %.1f ms |"
+	    " %.1f ms | **%.2f×** (target ≤ 1.5×) |\n", thousands(zones), cpus,
 	    tool_s * 1e3, dec_s * 1e3, tool_s / dec_s);
 }
 
@@ -272,19 +287,22 @@ main(int argc, char *argv[])
 	 */
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	printf("memstat_stream_uma: medians of %d runs (ms)\n", REPS);
-	printf("%14s %7s %8s %8s %8s %8s %7s %6s %6s %7s %5s\n", "zones x cpus",
-	    "MiB", "scan", "decode", "refresh", "cold", "ns/zone", "dec/sc",
-	    "ref/dc", "RSS MiB", "RSS/s");
+	printf("The stream decoder, `memstat_stream_uma()`, medians of %d "
+	    "samples:\n\n", REPS);
+	printf("| zones × CPUs | stream | scan | decode | refresh | cold decode"
+	    " | decode per zone | decode ÷ scan | refresh ÷ decode | peak RSS "
+	    "|\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|\n");
 	run(10000, 256);
 	run(1000, 4);
 	run(10000, 4);
 	run(100000, 4);
-	if (argc == 2)
+	if (argc == 2) {
+		printf("\nThe tool end to end on that stream saved to a file, "
+		    "medians of %d runs:\n\n", REPS);
+		printf("| command | end to end | decode alone, fresh process |"
+		    " ratio |\n|---|---|---|---|\n");
 		run_tool(argv[1], 10000, 256);
-	printf("scan: one pass summing the stream as 64-bit words.  decode: a\n"
-	    "first decode into a new list; refresh: the same stream into that\n"
-	    "list again.  cold: a first decode in a fresh process.  RSS: that\n"
-	    "process's peak (stream included); RSS/s: over the stream size.\n");
+	}
 	return (0);
 }

@@ -4,7 +4,8 @@
  * (/proc/self/io rchar; libkdumpfile is told not to mmap), against one
  * sequential read of the whole file.
  *
- *	bench/bench_vmcore RUNS DUMP
+ *	bench/bench_vmcore RUNS DUMP	one row of the table
+ *	bench/bench_vmcore --heading	the table's heading
  */
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -104,6 +105,11 @@ main(int argc, char *argv[])
 	off_t size;
 	int fd;
 
+	if (argc == 2 && strcmp(argv[1], "--heading") == 0) {
+		printf("| dump | size | report | peak RSS | read from the dump |"
+		    " one sequential read |\n|---|---|---|---|---|---|\n");
+		return (0);
+	}
 	if (argc != 3 || (runs = atoi(argv[1])) < 1 || runs > 64)
 		errx(1, "usage: bench_vmcore RUNS DUMP");
 	if ((fd = open(argv[2], O_RDONLY)) == -1)
@@ -118,12 +124,10 @@ main(int argc, char *argv[])
 		rd[i] = s.read_mib;
 		seq[i] = one_run(argv[2], false).ms;
 	}
-	printf("vmstat-z's report from %s (%.0f MiB), medians of %d runs:\n",
-	    argv[2], size / 1048576.0, runs);
-	printf("  report: %.1f ms, peak RSS %.1f MiB, read %.1f MiB "
-	    "(%.1f%% of the file)\n", median(ms, runs), median(rss, runs),
-	    median(rd, runs), 100 * median(rd, runs) * 1048576 / size);
-	printf("  one sequential read of the file: %.1f ms; report / read "
-	    "%.2f\n", median(seq, runs), median(ms, runs) / median(seq, runs));
+	/* One table row; run-bench prints the heading (see --heading). */
+	printf("| %s | %.1f MiB | %.1f ms | %.1f MiB | %.1f MiB (%.1f %%) |"
+	    " %.1f ms |\n", argv[2], size / 1048576.0, median(ms, runs),
+	    median(rss, runs), median(rd, runs),
+	    100 * median(rd, runs) * 1048576 / size, median(seq, runs));
 	return (0);
 }
