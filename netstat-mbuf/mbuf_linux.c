@@ -45,6 +45,11 @@ slab_cache(struct memory_type_list *mtlp, const char *name)
 	return (NULL);
 }
 
+/*
+ * The socket lines count IPv4 and IPv6 together (sockstat's and
+ * sockstat6's "inuse"), then, when the source has sockstat6, say how many
+ * of them are IPv6's.
+ */
 static void
 socket_report(const struct lines *out, const struct sockstat *ss)
 {
@@ -53,21 +58,29 @@ socket_report(const struct lines *out, const struct sockstat *ss)
 	line(out, "", "sockets in use", 1, "sockets-in-use",
 	    (uintmax_t)ss->sockets);
 	line(out, "", "TCP sockets in use (current/allocated/orphaned/"
-	    "TIME_WAIT)", 4, "tcp-in-use", (uintmax_t)ss->tcp_inuse,
+	    "TIME_WAIT)", 4,
+	    "tcp-in-use", (uintmax_t)(ss->tcp_inuse + ss->tcp6_inuse),
 	    "tcp-allocated", (uintmax_t)ss->tcp_alloc,
 	    "tcp-orphaned", (uintmax_t)ss->tcp_orphan,
 	    "tcp-time-wait", (uintmax_t)ss->tcp_tw);
 	line(out, "", "UDP/UDP-Lite/raw sockets in use", 3,
-	    "udp-in-use", (uintmax_t)ss->udp_inuse,
-	    "udplite-in-use", (uintmax_t)ss->udplite_inuse,
-	    "raw-in-use", (uintmax_t)ss->raw_inuse);
+	    "udp-in-use", (uintmax_t)(ss->udp_inuse + ss->udp6_inuse),
+	    "udplite-in-use",
+	    (uintmax_t)(ss->udplite_inuse + ss->udplite6_inuse),
+	    "raw-in-use", (uintmax_t)(ss->raw_inuse + ss->raw6_inuse));
+	if (ss->has_ipv6)
+		line(out, "", "of them IPv6 (TCP/UDP/UDP-Lite/raw)", 4,
+		    "tcp6-in-use", (uintmax_t)ss->tcp6_inuse,
+		    "udp6-in-use", (uintmax_t)ss->udp6_inuse,
+		    "udplite6-in-use", (uintmax_t)ss->udplite6_inuse,
+		    "raw6-in-use", (uintmax_t)ss->raw6_inuse);
 	line(out, "K", "bytes of socket buffer memory (TCP/UDP)", 2,
 	    "tcp-memory", (uintmax_t)ss->tcp_mem * ps / 1024,
 	    "udp-memory", (uintmax_t)ss->udp_mem * ps / 1024);
 	line(out, "", "IP fragment queues in use", 1, "fragment-queues",
-	    (uintmax_t)ss->frag_inuse);
+	    (uintmax_t)(ss->frag_inuse + ss->frag6_inuse));
 	line(out, "K", "bytes of IP fragment memory", 1, "fragment-memory",
-	    (uintmax_t)ss->frag_memory / 1024);
+	    (uintmax_t)(ss->frag_memory + ss->frag6_memory) / 1024);
 }
 
 /*

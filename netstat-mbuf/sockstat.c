@@ -1,6 +1,6 @@
 /*
- * sockstat.c: Linux's /proc/net/sockstat, the socket half of
- * netstat-mbuf's Linux report.  Lines are "PROTO: key value key value ...";
+ * sockstat.c: Linux's /proc/net/sockstat and sockstat6, the socket half
+ * of netstat-mbuf's Linux report.  Lines are "PROTO: key value ...";
  * protocols and keys this port does not know are skipped, so a newer
  * kernel's additions do not break it.
  */
@@ -31,6 +31,12 @@ static const struct field fields[] = {
 	F("RAW", "inuse", raw_inuse),
 	F("FRAG", "inuse", frag_inuse),
 	F("FRAG", "memory", frag_memory),
+	F("TCP6", "inuse", tcp6_inuse),
+	F("UDP6", "inuse", udp6_inuse),
+	F("UDPLITE6", "inuse", udplite6_inuse),
+	F("RAW6", "inuse", raw6_inuse),
+	F("FRAG6", "inuse", frag6_inuse),
+	F("FRAG6", "memory", frag6_memory),
 };
 #undef F
 
@@ -81,16 +87,19 @@ parse_line(struct sockstat *ss, char *line)
 	return (true);
 }
 
-int
-sockstat_read(struct tool_source *src, struct sockstat *ss,
-    struct tool_error *e)
+/*
+ * One file, whole: 0, TOOL_ABSENT, or -1 with e set.  *first is whether
+ * a line starts with first (sockstat's "sockets:"; NULL: no such line).
+ */
+static int
+read_file(struct tool_source *src, const char *file, const char *first,
+    struct sockstat *ss, struct tool_error *e)
 {
 	char *buf, *line, *nl, path[4096];
-	bool sockets = false;
+	bool seen = first == NULL;
 	int rc;
 
-	*ss = (struct sockstat){ 0 };
-	if ((rc = tool_source_text(src, "proc/net/sockstat", &buf, e)) != 0)
+	if ((rc = tool_source_text(src, file, &buf, e)) != 0)
 		return (rc);
 	for (line = buf; *line != '\0'; line = nl + 1) {
 		if ((nl = strchr(line, '\n')) == NULL) {
@@ -98,17 +107,33 @@ sockstat_read(struct tool_source *src, struct sockstat *ss,
 			break;
 		}
 		*nl = '\0';
-		sockets = sockets || strncmp(line, "sockets:", 8) == 0;
+		seen = seen || strncmp(line, first, strlen(first)) == 0;
 		if (!parse_line(ss, line)) {
 			rc = -1;
 			break;
 		}
 	}
 	free(buf);
-	if (rc != 0 || !sockets)
+	if (rc != 0 || !seen)
 		return (tool_error_set(e, MEMSTAT_ERROR_DATAERROR, "%s: %s",
-		    tool_source_file_path(src, "proc/net/sockstat", path,
-		    sizeof(path)), memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
+		    tool_source_file_path(src, file, path, sizeof(path)),
+		    memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
+	return (0);
+}
+
+int
+sockstat_read(struct tool_source *src, struct sockstat *ss,
+    struct tool_error *e)
+{
+	int rc;
+
+	*ss = (struct sockstat){ 0 };
+	if ((rc = read_file(src, "proc/net/sockstat", "sockets:", ss, e)) != 0)
+		return (rc);
+	rc = read_file(src, "proc/net/sockstat6", NULL, ss, e);
+	if (rc < 0)
+		return (rc);
+	ss->has_ipv6 = rc == 0;
 	ss->pagesize = tool_source_pagesize(src);
 	return (0);
 }
