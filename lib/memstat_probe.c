@@ -11,6 +11,8 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,18 +81,67 @@ probe_directory(struct memstat_probe *p, const char *path, int fd)
 	    "a FreeBSD capture directory (no proc/slabinfo)"));
 }
 
-static int
-probe_file(struct memstat_probe *p, const char *path, int fd)
+/*
+ * Whether a file's header is a stream header: a length that is what its
+ * record count and CPU count make for zone or malloc records (then a
+ * version other than 1 is the stream's own problem: "Version mismatch"),
+ * or the version FreeBSD has always written, in either byte order.
+ */
+static bool
+stream_header(const unsigned char *h, size_t n, uint64_t size)
 {
-	unsigned char m[KVM_MAGIC_LEN];
+	static const uint32_t records[][2] = {
+		{ UTH_SIZE, UPS_SIZE }, { MTH_SIZE, MTS_SIZE },
+	};
+	uint32_t version, maxcpus, count;
+	uint64_t record;
+
+	if (size == 0)
+		return (true);		/* an empty stream: no types */
+	if (n < 4)
+		return (false);
+	memcpy(&version, h + SH_VERSION, 4);
+	if (version == STREAM_VERSION ||
+	    __builtin_bswap32(version) == STREAM_VERSION)
+		return (true);
+	if (n < SH_SIZE)
+		return (false);
+	for (int swap = 0; swap < 2; swap++) {
+		memcpy(&maxcpus, h + SH_MAXCPUS, 4);
+		memcpy(&count, h + SH_COUNT, 4);
+		if (swap) {
+			maxcpus = __builtin_bswap32(maxcpus);
+			count = __builtin_bswap32(count);
+		}
+		for (size_t k = 0; k < 2; k++) {
+			record = records[k][0] + (uint64_t)records[k][1] *
+			    maxcpus;
+			/* Both below 2^38: the product fits. */
+			if (SH_SIZE + record * count == size)
+				return (true);
+		}
+	}
+	return (false);
+}
+
+static int
+probe_file(struct memstat_probe *p, const char *path, int fd,
+    uint64_t size)
+{
+	unsigned char m[KVM_MAGIC_LEN > SH_SIZE ? KVM_MAGIC_LEN : SH_SIZE];
 	ssize_t n;
 
-	if ((n = pread(fd, m, sizeof(m), 0)) > 0 &&
-	    _memstat_kvm_is_core(m, (size_t)n))
+	if ((n = pread(fd, m, sizeof(m), 0)) < 0)
+		n = 0;
+	if (n > 0 && _memstat_kvm_is_core(m, (size_t)n))
 		return (probe_said(p, MEMSTAT_SOURCE_CORE, path,
 		    "a kernel core image"));
-	return (probe_said(p, MEMSTAT_SOURCE_FREEBSD_STREAM, path,
-	    "not a core image: a FreeBSD sysctl stream"));
+	if (stream_header(m, (size_t)n, size))
+		return (probe_said(p, MEMSTAT_SOURCE_FREEBSD_STREAM, path,
+		    "a FreeBSD sysctl stream"));
+	return (probe_said(p, MEMSTAT_SOURCE_UNKNOWN, path,
+	    "not a FreeBSD sysctl stream, a FreeBSD capture, a saved Linux "
+	    "tree or a kernel core image"));
 }
 
 int
@@ -115,7 +166,7 @@ memstat_probe(const char *path, struct memstat_probe *p)
 	if (S_ISDIR(st.st_mode))
 		rc = probe_directory(p, path, fd);
 	else if (S_ISREG(st.st_mode))
-		rc = probe_file(p, path, fd);
+		rc = probe_file(p, path, fd, (uint64_t)st.st_size);
 	else if (S_ISFIFO(st.st_mode))
 		rc = probe_said(p, MEMSTAT_SOURCE_FREEBSD_STREAM, path,
 		    "a pipe: read as a FreeBSD sysctl stream");

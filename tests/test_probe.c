@@ -48,6 +48,31 @@ test_kinds(void **state)
 	assert_kind("/dev/zero", MEMSTAT_SOURCE_UNKNOWN);
 }
 
+/*
+ * A file is a stream when its header says so: version 1 in either byte
+ * order, or a length its counts make (whatever its version: that is then
+ * the stream's error).  Anything else is none of the kinds, not a stream
+ * with a "version mismatch".
+ */
+static void
+test_streams_and_other_files(void **state)
+{
+	(void)state;
+	assert_kind("fixtures/bad/stream/uma-version-garbage.uma.bin",
+	    MEMSTAT_SOURCE_FREEBSD_STREAM);
+	assert_kind("fixtures/bad/stream/uma-version2.uma.bin",
+	    MEMSTAT_SOURCE_FREEBSD_STREAM);
+	assert_kind("fixtures/bad/stream/malloc-version2.malloc.bin",
+	    MEMSTAT_SOURCE_FREEBSD_STREAM);
+	assert_kind("fixtures/bad/stream/uma-short-header.uma.bin",
+	    MEMSTAT_SOURCE_FREEBSD_STREAM);
+	assert_kind(FIXTURE_DIR "fbsd14-mbuf-be.uma.bin",
+	    MEMSTAT_SOURCE_FREEBSD_STREAM);
+	assert_kind("/dev/null", MEMSTAT_SOURCE_UNKNOWN);	/* a device */
+	assert_kind("tests/golden/cases", MEMSTAT_SOURCE_UNKNOWN);
+	assert_kind("Makefile", MEMSTAT_SOURCE_UNKNOWN);
+}
+
 /* A capture's byte order is its streams'. */
 static void
 test_byte_order(void **state)
@@ -100,6 +125,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_streams_and_other_files),
 		cmocka_unit_test(test_byte_order),
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_unreadable),
