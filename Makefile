@@ -2,6 +2,7 @@
 # tools.list.  Every target first makes sure the Debian packages it needs
 # are installed (scripts/ensure-deps checks before it installs).
 
+VERSION	 = 0.1.0
 PREFIX	?= /usr/local
 DESTDIR	?=
 CC	?= cc
@@ -24,7 +25,8 @@ WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
 # The library needs libbsd and the core-image parts; the tool layer and the
 # tools json-c, and of the library only its public header.
 LIB_CFLAGS  = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(KVM_CFLAGS) -Ilib
-TOOL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib -Itool
+TOOL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib -Itool \
+	      -DMEMSTAT_VERSION='"$(VERSION)"'
 # Tests, benchmarks and fuzz targets reach into both.
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) \
 	     -Ilib -Itool
@@ -170,7 +172,8 @@ fixtures-expect: $(MTDUMP) $(STREAMTEXT)
 	@sh fixtures/tools/regen && sh fixtures/tools/regen --expect
 
 install: all
-	sed -e 's|@PREFIX@|$(PREFIX)|g' libmemstat.pc.in > libmemstat.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    libmemstat.pc.in > libmemstat.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man8

@@ -7,16 +7,22 @@
 #ifndef NETSTAT_MBUF_H
 #define NETSTAT_MBUF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "memstat.h"
+#include "tool_options.h"
 #include "tool_output.h"
 #include "tool_source.h"
 
-/* Where report lines go: text, or the mbuf-statistics JSON object. */
+/*
+ * Where report lines go: text, or the mbuf-statistics JSON object; human:
+ * text's kibibyte counts as 4.0K, 1.5M (-h).
+ */
 struct lines {
 	FILE			*text;
 	struct json_object	*json;
+	bool			 human;
 };
 
 /*
@@ -30,12 +36,12 @@ void	line(const struct lines *out, const char *unit, const char *note,
 void	counts_line(const struct lines *out, const char *prefix,
 	    const char *note, uintmax_t used, uintmax_t cached);
 /* The report's lines: text, or the members of its mbuf-statistics object. */
-struct lines report_lines(struct tool_out *report);
+struct lines report_lines(struct tool_out *report, bool human);
 
 /* Query the source, then start the report and write it: or exit 1. */
 void	freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
-	    struct tool_out *report, enum tool_style style);
+	    struct tool_out *report, const struct tool_options *opts);
 void	linux_report(struct tool_source *src, struct memory_type_list *mtlp,
-	    struct tool_out *report, enum tool_style style);
+	    struct tool_out *report, const struct tool_options *opts);
 
 #endif /* !NETSTAT_MBUF_H */

@@ -127,7 +127,7 @@ sendfile_report(const struct lines *out, struct tool_source *src)
  */
 void
 freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
-    struct tool_out *report, enum tool_style style)
+    struct tool_out *report, const struct tool_options *opts)
 {
 	struct zone mbuf, packet, cluster, jumbop, jumbo9, jumbo16;
 	uintmax_t tag_bytes, bytes_inuse, bytes_incache, bytes_total;
@@ -166,8 +166,8 @@ freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
 		warnx("%s holds no malloc statistics: mbuf_tag counted as 0",
 		    tool_source_path(src));
 
-	tool_out_init(report, style);
-	out = report_lines(report);
+	tool_out_init(report, opts->style);
+	out = report_lines(report, opts->human);
 	line(&out, "", "mbufs in use (current/cache/total)", 3,
 	    "mbuf-current", mbuf.count + packet.count,
 	    "mbuf-cache", mbuf.free + packet.free,

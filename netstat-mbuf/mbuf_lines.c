@@ -2,10 +2,29 @@
  * mbuf_lines.c: the lines of netstat-mbuf's reports, text or JSON from
  * one call each.
  */
+#include <libutil.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mbuf.h"
+
+/* A number of a text line: in kibibytes (unit "K") humanized with -h. */
+static void
+text_number(const struct lines *out, const char *sep, uintmax_t v,
+    const char *unit)
+{
+	char buf[8];
+
+	if (out->human && strcmp(unit, "K") == 0) {
+		humanize_number(buf, 5, v > INT64_MAX / 1024 ? INT64_MAX :
+		    (int64_t)v * 1024, "", HN_AUTOSCALE,
+		    HN_DECIMAL | HN_NOSPACE | HN_B);
+		fprintf(out->text, "%s%s", sep, buf);
+	} else
+		fprintf(out->text, "%s%ju%s", sep, v, unit);
+}
 
 /*
  * One report line: n numbers joined by '/', each followed by unit, then
@@ -23,7 +42,7 @@ line(const struct lines *out, const char *unit, const char *note, int n, ...)
 		key = va_arg(ap, const char *);
 		v = va_arg(ap, uintmax_t);
 		if (out->text != NULL)
-			fprintf(out->text, "%s%ju%s", i ? "/" : "", v, unit);
+			text_number(out, i ? "/" : "", v, unit);
 		else
 			tool_json_set(out->json, key, tool_json_uint(v));
 	}
@@ -47,9 +66,9 @@ counts_line(const struct lines *out, const char *prefix, const char *note,
 
 /* The report's lines: text, or the members of its mbuf-statistics object. */
 struct lines
-report_lines(struct tool_out *report)
+report_lines(struct tool_out *report, bool human)
 {
-	struct lines out = { .text = report->text };
+	struct lines out = { .text = report->text, .human = human };
 
 	if (report->json != NULL)
 		out.json = tool_json_set(report->json, "mbuf-statistics",

@@ -92,7 +92,7 @@ socket_report(const struct lines *out, const struct sockstat *ss)
  */
 void
 linux_report(struct tool_source *src, struct memory_type_list *mtlp,
-    struct tool_out *report, enum tool_style style)
+    struct tool_out *report, const struct tool_options *opts)
 {
 	uintmax_t used, cached, size, inuse = 0, incache = 0;
 	struct memory_type *mtp;
@@ -113,8 +113,8 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 		warnx("%s holds no proc/net/sockstat: socket lines left out",
 		    tool_source_path(src));
 
-	tool_out_init(report, style);
-	out = report_lines(report);
+	tool_out_init(report, opts->style);
+	out = report_lines(report, opts->human);
 	for (i = 0; i < sizeof(skb_caches) / sizeof(skb_caches[0]); i++) {
 		if ((mtp = slab_cache(mtlp, skb_caches[i].cache)) == NULL)
 			continue;

@@ -3,6 +3,7 @@
  * column.
  */
 #include <inttypes.h>
+#include <libutil.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,40 +99,67 @@ u64_text(char *end, uint64_t v)
 	return (p);
 }
 
-void
-tool_columns_text(FILE *f, const struct tool_column *cols, size_t ncols,
-    const struct memory_type *mtp)
+/*
+ * One number cell: v (or "-" when unknown) then the suffix, or with human
+ * v as humanize_number(3) writes bytes.
+ */
+static void
+count_cell(FILE *f, const struct tool_column *c, bool is_known, uint64_t v,
+    bool human)
 {
 	/* A u64's 20 digits, then the suffix (at most 7 bytes). */
 	char buf[32], *p, *end;
-	const struct tool_column *c;
-	const char *s;
 	size_t len;
+
+	fputs(c->sep, f);
+	if (human && is_known) {
+		humanize_number(buf, 5, (int64_t)(v > INT64_MAX ? INT64_MAX :
+		    v), "", HN_AUTOSCALE, HN_DECIMAL | HN_NOSPACE | HN_B);
+		put_padded(f, buf, strlen(buf), c->width);
+		return;
+	}
+	end = buf + sizeof(buf) - 8;
+	p = is_known ? u64_text(end, v) : memcpy(end - 1, "-", 1);
+	len = strlen(c->suffix);
+	memcpy(end, c->suffix, len);
+	put_padded(f, p, (size_t)(end - p) + len, c->width);
+}
+
+/* A name cell: the name and its suffix in the column's width. */
+static void
+name_cell(FILE *f, const struct tool_column *c, const char *s)
+{
+	/* Names can be longer than any buffer (Linux's). */
+	size_t len = strlen(s) + strlen(c->suffix);
+
+	fputs(c->sep, f);
+	if (c->width > 0)
+		put_spaces(f, c->width - (int)len);
+	fputs(s, f);
+	fputs(c->suffix, f);
+	if (c->width < 0)
+		put_spaces(f, -c->width - (int)len);
+}
+
+void
+tool_columns_text(FILE *f, const struct tool_column *cols, size_t ncols,
+    const struct memory_type *mtp, bool human)
+{
+	const struct tool_column *c;
 
 	for (size_t i = 0; i < ncols; i++) {
 		c = &cols[i];
 		switch (c->kind) {
 		case COLUMN_NAME:
-			/* Names can be longer than any buffer (Linux's). */
-			s = memstat_get_name(mtp);
-			len = strlen(s) + strlen(c->suffix);
-			fputs(c->sep, f);
-			if (c->width > 0)
-				put_spaces(f, c->width - (int)len);
-			fputs(s, f);
-			fputs(c->suffix, f);
-			if (c->width < 0)
-				put_spaces(f, -c->width - (int)len);
+			name_cell(f, c, memstat_get_name(mtp));
 			break;
 		case COLUMN_COUNT:
-			/* The number, or "-" when unknown, then the suffix. */
-			end = buf + sizeof(buf) - 8;
-			p = known(c, mtp) ? u64_text(end, c->value(mtp)) :
-			    memcpy(end - 1, "-", 1);
-			len = strlen(c->suffix);
-			memcpy(end, c->suffix, len);
-			fputs(c->sep, f);
-			put_padded(f, p, (size_t)(end - p) + len, c->width);
+			if (human && c->bytes != NULL)
+				count_cell(f, c, known(c, mtp), c->bytes(mtp),
+				    true);
+			else
+				count_cell(f, c, known(c, mtp), c->value(mtp),
+				    false);
 			break;
 		case COLUMN_LIST:
 		case COLUMN_NAMES:
@@ -140,6 +168,70 @@ tool_columns_text(FILE *f, const struct tool_column *cols, size_t ncols,
 		}
 	}
 	fputc('\n', f);
+}
+
+/* A column's sum over the rows; false if a row's source does not keep it. */
+static bool
+column_sum(const struct tool_column *c, const struct memory_type *const *rows,
+    size_t n, bool bytes, uint64_t *sum)
+{
+	uint64_t v;
+
+	*sum = 0;
+	for (size_t r = 0; r < n; r++) {
+		if (!known(c, rows[r]))
+			return (false);
+		v = bytes ? c->bytes(rows[r]) : c->value(rows[r]);
+		*sum = __builtin_add_overflow(*sum, v, sum) ? UINT64_MAX : *sum;
+	}
+	return (true);
+}
+
+void
+tool_columns_total_text(FILE *f, const struct tool_column *cols,
+    size_t ncols, const struct memory_type *const *rows, size_t n,
+    bool human)
+{
+	const struct tool_column *c;
+	bool bytes, is_known;
+	uint64_t sum;
+
+	for (size_t i = 0; i < ncols; i++) {
+		c = &cols[i];
+		switch (c->kind) {
+		case COLUMN_NAME:
+			name_cell(f, c, "TOTAL");
+			break;
+		case COLUMN_COUNT:
+			bytes = human && c->bytes != NULL;
+			is_known = c->total &&
+			    column_sum(c, rows, n, bytes, &sum);
+			count_cell(f, c, is_known, is_known ? sum : 0, bytes);
+			break;
+		case COLUMN_LIST:
+		case COLUMN_NAMES:
+			if (c->sep_if_empty)
+				fputs(c->sep, f);
+			break;
+		}
+	}
+	fputc('\n', f);
+}
+
+void
+tool_columns_total_json(struct json_object *obj,
+    const struct tool_column *cols, size_t ncols,
+    const struct memory_type *const *rows, size_t n)
+{
+	uint64_t sum;
+	bool is_known;
+
+	for (size_t i = 0; i < ncols; i++) {
+		if (cols[i].kind != COLUMN_COUNT || !cols[i].total)
+			continue;
+		is_known = column_sum(&cols[i], rows, n, false, &sum);
+		tool_json_stat(obj, cols[i].key, sum, is_known);
+	}
 }
 
 static void

@@ -45,6 +45,13 @@ struct tool_column {
 	/* MEMSTAT_UNKNOWN_* bit: "-" in text, null in JSON, when set. */
 	uint32_t	 unknown;
 	uint64_t	(*value)(const struct memory_type *mtp);
+	/*
+	 * COLUMN_COUNT: the same in bytes, for -h (text only: "4.0K",
+	 * the suffix dropped); and whether -t's TOTAL row sums the column
+	 * (else it shows "-" there).
+	 */
+	uint64_t	(*bytes)(const struct memory_type *mtp);
+	bool		 total;
 	/* The n-th element of a list, false past its end. */
 	bool		(*list)(const struct memory_type *mtp, size_t n,
 			    uint64_t *v);
@@ -57,12 +64,23 @@ struct tool_column {
 /* The heading line. */
 void	tool_columns_heading(FILE *f, const struct tool_column *cols,
 	    size_t ncols);
-/* One entry's line. */
+/* One entry's line; human: byte counts as 4.0K, 1.5M (-h). */
 void	tool_columns_text(FILE *f, const struct tool_column *cols,
-	    size_t ncols, const struct memory_type *mtp);
+	    size_t ncols, const struct memory_type *mtp, bool human);
 /* One entry's members, added to obj in column order. */
 void	tool_columns_json(struct json_object *obj,
 	    const struct tool_column *cols, size_t ncols,
 	    const struct memory_type *mtp);
+/*
+ * -t: the TOTAL row of rows[0..n-1], as a line or as obj's members (the
+ * summed columns only).  A sum over a row whose source does not keep the
+ * number is unknown.
+ */
+void	tool_columns_total_text(FILE *f, const struct tool_column *cols,
+	    size_t ncols, const struct memory_type *const *rows, size_t n,
+	    bool human);
+void	tool_columns_total_json(struct json_object *obj,
+	    const struct tool_column *cols, size_t ncols,
+	    const struct memory_type *const *rows, size_t n);
 
 #endif /* !TOOL_COLUMNS_H */

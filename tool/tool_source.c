@@ -282,11 +282,14 @@ void
 tool_query_failed(struct tool_source *src, const char *query,
     const struct tool_error *e)
 {
-	warnx("memstat_%s_%s: %s", tool_source_api(src), query, e->msg);
+	/* One line; a refused live read says what to do about it. */
 	if (src->ops->live && e->code == MEMSTAT_ERROR_PERMISSION)
-		fprintf(stderr, "%s: the kernel lets only root read "
-		    "/proc/slabinfo: run as root, or read a capture with -M\n",
-		    getprogname());
+		warnx("memstat_%s_%s: %s (only root may read /proc/slabinfo: "
+		    "run as root, or read a capture with -M)",
+		    tool_source_api(src), query, e->msg);
+	else
+		warnx("memstat_%s_%s: %s", tool_source_api(src), query,
+		    e->msg);
 	/*
 	 * exit(3) would free it as well; the fuzz targets, which run a
 	 * tool's main() many times in one process, would not.

@@ -57,8 +57,8 @@ int	tool_source_malloc(struct tool_source *src,
 	    struct memory_type_list *list, int flags, struct tool_error *e);
 /*
  * Exit 1 after a failed query with FreeBSD's line ("vmstat-z:
- * memstat_sysctl_uma: Permission denied"), and, when the live kernel
- * refused, a second line saying what to do about it.  src is closed.
+ * memstat_sysctl_uma: Permission denied"), which, when the live kernel
+ * refused, goes on to say what to do about it.  src is closed.
  */
 void	tool_query_failed(struct tool_source *src, const char *query,
 	    const struct tool_error *e) __attribute__((noreturn));

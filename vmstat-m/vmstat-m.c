@@ -18,50 +18,63 @@
 #include "tool_columns.h"
 #include "tool_options.h"
 #include "tool_output.h"
+#include "tool_rows.h"
 #include "tool_source.h"
 
-static void __attribute__((noreturn))
-usage(void)
-{
-	fprintf(stderr, "usage: vmstat-m [--libxo json[,pretty]] "
-	    "[--zone-sizes pow2|N,N,...]\n"
-	    "                [-M core [-N system]]\n");
-	exit(1);
-}
+static const struct tool_help help = {
+	"vmstat-m [--libxo json[,pretty]] [-ht] [-n name] [-s key]\n"
+	"                [--zone-sizes pow2|N,N,...] [-M core [-N system]]",
+	"  -h           memory in human-readable form (4.0K, 1.5M)\n"
+	"  -n name      only types whose name matches the glob name\n"
+	"               (repeatable: any of them)\n"
+	"  -s key       sort by name, used (InUse), bytes (MemUse) or\n"
+	"               requests; numbers largest first\n"
+	"  -t           a TOTAL row summing the counts\n"
+	"  --zone-sizes pow2|N,N,...  FreeBSD's malloc zone sizes, for Size(s)\n"
+	"  -M core      read saved data or a core image, not the live kernel\n"
+	"               (- is standard input)\n"
+	"  -N system    the core image's kernel: System.map, vmlinux or BTF\n"
+	"  --libxo json[,pretty]  JSON instead of text\n"
+	"  --help, --version\n",
+};
+
+struct zone_sizes {
+	int	 v[MEMSTAT_MALLOC_ZONE_MAX];
+	size_t	 n;
+};
 
 /*
  * --zone-sizes: "pow2" for the tables of FreeBSD 12 and before (bit i is
  * 1 << (i + 4), as far as an int holds it), or the sizes themselves,
- * comma-separated.
+ * comma-separated, each larger than the one before.  Checked when given,
+ * whatever the source.
  */
 static void
-zone_sizes_option(const char *arg)
+zone_sizes_parse(const char *arg, struct zone_sizes *zs)
 {
-	int sizes[MEMSTAT_MALLOC_ZONE_MAX];
-	size_t n = 0;
 	const char *p = arg;
 	char *end;
 	long v;
 
+	zs->n = 0;
 	if (strcmp(arg, "pow2") == 0) {
-		for (n = 0; n + 4 < 31; n++)
-			sizes[n] = 1 << (n + 4);
-	} else {
-		do {
-			errno = 0;
-			v = strtol(p, &end, 10);
-			if (end == p || errno != 0 || v < 0 || v > INT_MAX ||
-			    (*end != ',' && *end != '\0') ||
-			    n == MEMSTAT_MALLOC_ZONE_MAX)
-				errx(1, "--zone-sizes: expected pow2 or up to "
-				    "%d sizes N,N,...: %s",
-				    MEMSTAT_MALLOC_ZONE_MAX, arg);
-			sizes[n++] = (int)v;
-			p = end + 1;
-		} while (*end == ',');
+		for (; zs->n + 4 < 31; zs->n++)
+			zs->v[zs->n] = 1 << (zs->n + 4);
+		return;
 	}
-	if (memstat_malloc_zone_set_sizes(sizes, n) != 0)
-		err(1, "--zone-sizes");
+	do {
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno != 0 || v <= 0 || v > INT_MAX ||
+		    (*end != ',' && *end != '\0') ||
+		    zs->n == MEMSTAT_MALLOC_ZONE_MAX ||
+		    (zs->n > 0 && v <= zs->v[zs->n - 1]))
+			tool_usage_error("--zone-sizes %s: expected pow2 or up "
+			    "to %d sizes N,N,..., each larger than the one "
+			    "before", arg, MEMSTAT_MALLOC_ZONE_MAX);
+		zs->v[zs->n++] = (int)v;
+		p = end + 1;
+	} while (*end == ',');
 }
 
 /* A capture's vm.malloc.zone_sizes, when it has one. */
@@ -120,15 +133,16 @@ static const struct tool_column columns[] = {
 	  .suffix = "" },
 	{ .kind = COLUMN_COUNT, .key = "in-use", .heading = "InUse",
 	  .heading_sep = " ", .heading_width = 5, .sep = " ", .width = 5,
-	  .suffix = "", .value = memstat_get_count,
+	  .suffix = "", .value = memstat_get_count, .total = true,
 	  .metric = "in_use_allocations", .help = "Allocations in use" },
 	{ .kind = COLUMN_COUNT, .key = "memory-use", .heading = "MemUse",
 	  .heading_sep = " ", .heading_width = 6, .sep = " ", .width = 6,
-	  .suffix = "K", .value = memuse_kib,
+	  .suffix = "K", .value = memuse_kib, .bytes = memstat_get_bytes,
+	  .total = true,
 	  .metric = "memory_use_kibibytes", .help = "Memory in use" },
 	{ .kind = COLUMN_COUNT, .key = "requests", .heading = "Requests",
 	  .heading_sep = " ", .heading_width = 8, .sep = " ", .width = 8,
-	  .suffix = "", .value = memstat_get_numallocs,
+	  .suffix = "", .value = memstat_get_numallocs, .total = true,
 	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS,
 	  .metric = "requests_total", .help = "Allocation requests" },
 	{ .kind = COLUMN_LIST, .key = "size", .heading = "Size(s)",
@@ -138,75 +152,88 @@ static const struct tool_column columns[] = {
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 
-static void
-report_text(FILE *f, struct memory_type_list *mtlp)
-{
-	struct memory_type *mtp;
+static const struct tool_sort_key sort_keys[] = {
+	{ "name", NULL },
+	{ "used", memstat_get_count },
+	{ "bytes", memstat_get_bytes },
+	{ "requests", memstat_get_numallocs },
+	{ NULL, NULL },
+};
 
+static void
+report_text(FILE *f, const struct tool_rows *rows,
+    const struct tool_options *opts)
+{
 	tool_columns_heading(f, columns, NCOLUMNS);
-	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp))
-		if (shown(mtp))
-			tool_columns_text(f, columns, NCOLUMNS, mtp);
+	for (size_t i = 0; i < rows->n; i++)
+		tool_columns_text(f, columns, NCOLUMNS, rows->v[i],
+		    opts->human);
+	if (opts->totals)
+		tool_columns_total_text(f, columns, NCOLUMNS, rows->v, rows->n,
+		    opts->human);
 }
 
 static void
-report_json(struct json_object *root, struct memory_type_list *mtlp)
+report_json(struct json_object *root, const struct tool_rows *rows,
+    const struct tool_options *opts)
 {
-	struct json_object *types;
-	struct memory_type *mtp;
+	struct json_object *stats, *types;
 
 	tool_json_set(root, "__version", json_object_new_string("1"));
-	types = tool_json_set(tool_json_set(root, "malloc-statistics",
-	    tool_json_new(json_type_object)), "memory",
-	    tool_json_new(json_type_array));
-	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp))
-		if (shown(mtp))
-			tool_columns_json(tool_json_set(types, NULL,
-			    tool_json_new(json_type_object)), columns,
-			    NCOLUMNS, mtp);
+	stats = tool_json_set(root, "malloc-statistics",
+	    tool_json_new(json_type_object));
+	types = tool_json_set(stats, "memory", tool_json_new(json_type_array));
+	for (size_t i = 0; i < rows->n; i++)
+		tool_columns_json(tool_json_set(types, NULL,
+		    tool_json_new(json_type_object)), columns, NCOLUMNS,
+		    rows->v[i]);
+	if (opts->totals)
+		tool_columns_total_json(tool_json_set(stats, "total",
+		    tool_json_new(json_type_object)), columns, NCOLUMNS,
+		    rows->v, rows->n);
 }
 
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		TOOL_LONG_OPTIONS,
 		{ "zone-sizes", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_options opts = { 0 };
+	struct zone_sizes zone_sizes = { .n = 0 };
 	struct memory_type_list *mtlp;
 	struct tool_source *src;
+	struct tool_rows rows;
 	struct tool_error e;
 	struct tool_out out;
-	const char *zone_sizes = NULL;
+	bool sizes_given = false;
 	int ch, rc;
 
-	if ((argc = tool_parse_libxo(argc, argv, &opts.style)) < 0)
-		usage();
-	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS, longopts,
-	    NULL)) != -1) {
-		if (tool_common_option(&opts, ch, optarg))
+	argc = tool_parse_libxo(argc, argv, &opts.style);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS TOOL_ROW_OPTS,
+	    longopts, NULL)) != -1) {
+		if (tool_common_option(&opts, ch, optarg, argv, &help))
 			continue;
-		switch (ch) {
-		case 'Z':
-			zone_sizes = optarg;
-			break;
-		default:
-			usage();
+		if (ch == 'Z') {
+			zone_sizes_parse(optarg, &zone_sizes);
+			sizes_given = true;
 		}
 	}
-	if (optind != argc)
-		usage();
+	tool_options_done(&opts, argc, argv);
+	tool_rows_check_sort(&opts, sort_keys);
 
 	src = tool_open_core(opts.memf, opts.nlistf);
 	/* Linux's size classes come with its data, from the cache names. */
 	if (tool_source_linux(src))
 		;
-	else if (zone_sizes != NULL)
-		zone_sizes_option(zone_sizes);
-	else
+	else if (sizes_given) {
+		if (memstat_malloc_zone_set_sizes(zone_sizes.v,
+		    zone_sizes.n) != 0)
+			err(1, "--zone-sizes");
+	} else
 		capture_zone_sizes(src);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
@@ -218,12 +245,14 @@ main(int argc, char *argv[])
 	if (rc != 0)
 		tool_query_failed(src, "malloc", &e);
 
+	tool_rows_select(&rows, mtlp, &opts, sort_keys, shown);
 	tool_out_init(&out, opts.style);
 	if (opts.style == STYLE_TEXT)
-		report_text(out.text, mtlp);
+		report_text(out.text, &rows, &opts);
 	else
-		report_json(out.json, mtlp);
+		report_json(out.json, &rows, &opts);
 	tool_out_finish(&out);
+	tool_rows_free(&rows);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);
 	return (0);

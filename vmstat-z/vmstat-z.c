@@ -5,14 +5,15 @@
  * columns, with "-" (JSON null) for what Linux does not count.
  */
 #include <err.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "memstat.h"
 #include "tool_columns.h"
 #include "tool_options.h"
 #include "tool_output.h"
+#include "tool_rows.h"
 #include "tool_source.h"
 
 static const struct tool_column columns[] = {
@@ -21,7 +22,7 @@ static const struct tool_column columns[] = {
 	  .suffix = ":" },
 	{ .kind = COLUMN_COUNT, .key = "size", .heading = "SIZE",
 	  .heading_sep = " ", .heading_width = 6, .sep = " ", .width = 6,
-	  .suffix = "", .value = memstat_get_size,
+	  .suffix = "", .value = memstat_get_size, .bytes = memstat_get_size,
 	  .metric = "size_bytes", .help = "Size of an item" },
 	{ .kind = COLUMN_COUNT, .key = "limit", .heading = "LIMIT",
 	  .heading_sep = " ", .heading_width = 6, .sep = ", ", .width = 6,
@@ -30,30 +31,30 @@ static const struct tool_column columns[] = {
 	  .metric = "limit_items", .help = "Most items the zone may hold" },
 	{ .kind = COLUMN_COUNT, .key = "used", .heading = "USED",
 	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 8,
-	  .suffix = "", .value = memstat_get_count,
+	  .suffix = "", .total = true, .value = memstat_get_count,
 	  .metric = "used_items", .help = "Items allocated" },
 	{ .kind = COLUMN_COUNT, .key = "free", .heading = "FREE",
 	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 8,
-	  .suffix = "", .value = memstat_get_free,
+	  .suffix = "", .total = true, .value = memstat_get_free,
 	  .metric = "free_items", .help = "Items free in caches and slabs" },
 	{ .kind = COLUMN_COUNT, .key = "requests", .heading = "REQ",
 	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 8,
-	  .suffix = "", .value = memstat_get_numallocs,
+	  .suffix = "", .total = true, .value = memstat_get_numallocs,
 	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS,
 	  .metric = "requests_total", .help = "Allocation requests" },
 	{ .kind = COLUMN_COUNT, .key = "fail", .heading = "FAIL",
 	  .heading_sep = " ", .heading_width = 8, .sep = ",", .width = 4,
-	  .suffix = "", .value = memstat_get_failures,
+	  .suffix = "", .total = true, .value = memstat_get_failures,
 	  .unknown = MEMSTAT_UNKNOWN_FAILURES,
 	  .metric = "failures_total", .help = "Allocations that failed" },
 	{ .kind = COLUMN_COUNT, .key = "sleep", .heading = "SLEEP",
 	  .heading_sep = " ", .heading_width = 4, .sep = ",", .width = 4,
-	  .suffix = "", .value = memstat_get_sleeps,
+	  .suffix = "", .total = true, .value = memstat_get_sleeps,
 	  .unknown = MEMSTAT_UNKNOWN_SLEEPS,
 	  .metric = "sleeps_total", .help = "Allocations that slept" },
 	{ .kind = COLUMN_COUNT, .key = "xdomain", .heading = "XDOMAIN",
 	  .heading_sep = " ", .heading_width = 4, .sep = ",", .width = 4,
-	  .suffix = "", .value = memstat_get_xdomain,
+	  .suffix = "", .total = true, .value = memstat_get_xdomain,
 	  .unknown = MEMSTAT_UNKNOWN_XDOMAIN,
 	  .metric = "xdomain_frees_total",
 	  .help = "Frees to another NUMA domain" },
@@ -64,79 +65,109 @@ static const struct tool_column columns[] = {
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 
-static void __attribute__((noreturn))
-usage(void)
-{
-	fprintf(stderr, "usage: vmstat-z [--libxo json[,pretty]] [-a] "
-	    "[-M core [-N system]]\n");
-	exit(1);
-}
+static const struct tool_help help = {
+	"vmstat-z [--libxo json[,pretty]] [-aht] [-n name] [-s key]\n"
+	"                [-M core [-N system]]",
+	"  -a           also each merged cache's other names (aliases)\n"
+	"  -h           sizes in human-readable form (4.0K, 1.5M)\n"
+	"  -n name      only zones whose name or an alias matches the glob\n"
+	"               name (repeatable: any of them)\n"
+	"  -s key       sort by name, size, used, free, bytes (in use) or\n"
+	"               requests; numbers largest first\n"
+	"  -t           a TOTAL row summing the counts\n"
+	"  -M core      read saved data or a core image, not the live kernel\n"
+	"               (- is standard input)\n"
+	"  -N system    the core image's kernel: System.map, vmlinux or BTF\n"
+	"  --libxo json[,pretty]  JSON instead of text\n"
+	"  --help, --version\n",
+};
+
+static const struct tool_sort_key sort_keys[] = {
+	{ "name", NULL },
+	{ "size", memstat_get_size },
+	{ "used", memstat_get_count },
+	{ "free", memstat_get_free },
+	{ "bytes", memstat_get_bytes },
+	{ "requests", memstat_get_numallocs },
+	{ NULL, NULL },
+};
 
 static void
-report_text(FILE *f, struct memory_type_list *mtlp, size_t ncols)
+report_text(FILE *f, const struct tool_rows *rows, size_t ncols,
+    const struct tool_options *opts)
 {
-	struct memory_type *mtp;
-
 	tool_columns_heading(f, columns, ncols);
-	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp))
-		tool_columns_text(f, columns, ncols, mtp);
+	for (size_t i = 0; i < rows->n; i++)
+		tool_columns_text(f, columns, ncols, rows->v[i], opts->human);
+	if (opts->totals)
+		tool_columns_total_text(f, columns, ncols, rows->v, rows->n,
+		    opts->human);
 }
 
 static void
-report_json(struct json_object *root, struct memory_type_list *mtlp,
-    size_t ncols)
+report_json(struct json_object *root, const struct tool_rows *rows,
+    size_t ncols, const struct tool_options *opts)
 {
-	struct json_object *zones;
-	struct memory_type *mtp;
+	struct json_object *stats, *zones;
 
 	tool_json_set(root, "__version", json_object_new_string("1"));
-	zones = tool_json_set(tool_json_set(root, "memory-zone-statistics",
-	    tool_json_new(json_type_object)), "zone",
-	    tool_json_new(json_type_array));
-	for (mtp = memstat_mtl_first(mtlp); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp))
+	stats = tool_json_set(root, "memory-zone-statistics",
+	    tool_json_new(json_type_object));
+	zones = tool_json_set(stats, "zone", tool_json_new(json_type_array));
+	for (size_t i = 0; i < rows->n; i++)
 		tool_columns_json(tool_json_set(zones, NULL,
-		    tool_json_new(json_type_object)), columns, ncols, mtp);
+		    tool_json_new(json_type_object)), columns, ncols,
+		    rows->v[i]);
+	if (opts->totals)
+		tool_columns_total_json(tool_json_set(stats, "total",
+		    tool_json_new(json_type_object)), columns, ncols, rows->v,
+		    rows->n);
 }
 
 int
 main(int argc, char *argv[])
 {
+	static const struct option longopts[] = {
+		TOOL_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
 	struct tool_options opts = { 0 };
 	struct memory_type_list *mtlp;
 	struct tool_source *src;
+	struct tool_rows rows;
 	struct tool_error e;
 	struct tool_out out;
 	bool aflag = false, aliases;
 	size_t ncols;
 	int ch, rc;
 
-	if ((argc = tool_parse_libxo(argc, argv, &opts.style)) < 0)
-		usage();
-	while ((ch = getopt(argc, argv, "a" TOOL_COMMON_OPTS)) != -1) {
-		if (tool_common_option(&opts, ch, optarg))
+	argc = tool_parse_libxo(argc, argv, &opts.style);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS TOOL_ROW_OPTS
+	    "a", longopts, NULL)) != -1) {
+		if (tool_common_option(&opts, ch, optarg, argv, &help))
 			continue;
 		switch (ch) {
 		case 'a':
 			aflag = true;
 			break;
-		default:
-			usage();
 		}
 	}
-	if (optind != argc)
-		usage();
+	tool_options_done(&opts, argc, argv);
+	tool_rows_check_sort(&opts, sort_keys);
 
 	src = tool_open_core(opts.memf, opts.nlistf);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
 	/*
 	 * Aliases cost a walk of /sys/kernel/slab, so text has them only
-	 * with -a; Linux JSON always lists them (FreeBSD's has no such key).
+	 * with -a; Linux JSON always lists them (FreeBSD's has no such key),
+	 * and -n matches them too.
 	 */
-	aliases = aflag || (opts.style != STYLE_TEXT && tool_source_linux(src));
-	ncols = aliases ? NCOLUMNS : NCOLUMNS - 1;
+	aliases = aflag || opts.nnames > 0 ||
+	    (opts.style != STYLE_TEXT && tool_source_linux(src));
+	ncols = aflag || (opts.style != STYLE_TEXT && tool_source_linux(src)) ?
+	    NCOLUMNS : NCOLUMNS - 1;
 	rc = tool_source_uma(src, mtlp, aliases ? MEMSTAT_LINUX_ALIASES : 0,
 	    &e);
 	if (rc != 0)
@@ -146,12 +177,14 @@ main(int argc, char *argv[])
 	if (rc != 0)
 		tool_query_failed(src, "uma", &e);
 
+	tool_rows_select(&rows, mtlp, &opts, sort_keys, NULL);
 	tool_out_init(&out, opts.style);
 	if (opts.style == STYLE_TEXT)
-		report_text(out.text, mtlp, ncols);
+		report_text(out.text, &rows, ncols, &opts);
 	else
-		report_json(out.json, mtlp, ncols);
+		report_json(out.json, &rows, ncols, &opts);
 	tool_out_finish(&out);
+	tool_rows_free(&rows);
 	memstat_mtl_free(mtlp);
 	tool_source_close(src);
 	return (0);
