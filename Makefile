@@ -79,7 +79,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check bench bench-dump fixtures fixtures-expect install clean \
+.PHONY: all deps run check bench bench-dump minbase-check fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -156,6 +156,11 @@ bench: all $(BENCHES)
 # what it installs and downloads first) and removes everything after.
 bench-dump: all bench/bench_vmcore
 	@sh bench/bench-dump
+
+# The README's two commands on a minimal Debian 12 made by debootstrap
+# (root; it says what it downloads first); .ci/run runs it.
+minbase-check:
+	@sh tests/minbase-check
 
 # The binary fixtures, made anew: streams from their text descriptions;
 # vmcores from a real kernel booted in QEMU (their ground truth, the
