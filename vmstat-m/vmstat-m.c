@@ -19,6 +19,7 @@
 #include "tool_options.h"
 #include "tool_output.h"
 #include "tool_rows.h"
+#include "tool_table.h"
 #include "tool_source.h"
 
 static const struct tool_help help = {
@@ -152,6 +153,10 @@ static const struct tool_column columns[] = {
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 
+static const struct tool_table table = {
+	columns, NCOLUMNS, "malloc-statistics", "memory"
+};
+
 static const struct tool_sort_key sort_keys[] = {
 	{ "name", NULL },
 	{ "used", memstat_get_count },
@@ -159,39 +164,6 @@ static const struct tool_sort_key sort_keys[] = {
 	{ "requests", memstat_get_numallocs },
 	{ NULL, NULL },
 };
-
-static void
-report_text(FILE *f, const struct tool_rows *rows,
-    const struct tool_options *opts)
-{
-	tool_columns_heading(f, columns, NCOLUMNS);
-	for (size_t i = 0; i < rows->n; i++)
-		tool_columns_text(f, columns, NCOLUMNS, rows->v[i],
-		    opts->human);
-	if (opts->totals)
-		tool_columns_total_text(f, columns, NCOLUMNS, rows->v, rows->n,
-		    opts->human);
-}
-
-static void
-report_json(struct json_object *root, const struct tool_rows *rows,
-    const struct tool_options *opts)
-{
-	struct json_object *stats, *types;
-
-	tool_json_set(root, "__version", json_object_new_string("1"));
-	stats = tool_json_set(root, "malloc-statistics",
-	    tool_json_new(json_type_object));
-	types = tool_json_set(stats, "memory", tool_json_new(json_type_array));
-	for (size_t i = 0; i < rows->n; i++)
-		tool_columns_json(tool_json_set(types, NULL,
-		    tool_json_new(json_type_object)), columns, NCOLUMNS,
-		    rows->v[i]);
-	if (opts->totals)
-		tool_columns_total_json(tool_json_set(stats, "total",
-		    tool_json_new(json_type_object)), columns, NCOLUMNS,
-		    rows->v, rows->n);
-}
 
 int
 main(int argc, char *argv[])
@@ -247,10 +219,7 @@ main(int argc, char *argv[])
 
 	tool_rows_select(&rows, mtlp, &opts, sort_keys, shown);
 	tool_out_init(&out, opts.style);
-	if (opts.style == STYLE_TEXT)
-		report_text(out.text, &rows, &opts);
-	else
-		report_json(out.json, &rows, &opts);
+	tool_table_write(&out, &table, &rows, &opts);
 	tool_out_finish(&out);
 	tool_rows_free(&rows);
 	memstat_mtl_free(mtlp);

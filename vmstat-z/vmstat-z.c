@@ -14,6 +14,7 @@
 #include "tool_options.h"
 #include "tool_output.h"
 #include "tool_rows.h"
+#include "tool_table.h"
 #include "tool_source.h"
 
 static const struct tool_column columns[] = {
@@ -92,38 +93,6 @@ static const struct tool_sort_key sort_keys[] = {
 	{ NULL, NULL },
 };
 
-static void
-report_text(FILE *f, const struct tool_rows *rows, size_t ncols,
-    const struct tool_options *opts)
-{
-	tool_columns_heading(f, columns, ncols);
-	for (size_t i = 0; i < rows->n; i++)
-		tool_columns_text(f, columns, ncols, rows->v[i], opts->human);
-	if (opts->totals)
-		tool_columns_total_text(f, columns, ncols, rows->v, rows->n,
-		    opts->human);
-}
-
-static void
-report_json(struct json_object *root, const struct tool_rows *rows,
-    size_t ncols, const struct tool_options *opts)
-{
-	struct json_object *stats, *zones;
-
-	tool_json_set(root, "__version", json_object_new_string("1"));
-	stats = tool_json_set(root, "memory-zone-statistics",
-	    tool_json_new(json_type_object));
-	zones = tool_json_set(stats, "zone", tool_json_new(json_type_array));
-	for (size_t i = 0; i < rows->n; i++)
-		tool_columns_json(tool_json_set(zones, NULL,
-		    tool_json_new(json_type_object)), columns, ncols,
-		    rows->v[i]);
-	if (opts->totals)
-		tool_columns_total_json(tool_json_set(stats, "total",
-		    tool_json_new(json_type_object)), columns, ncols, rows->v,
-		    rows->n);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -134,6 +103,7 @@ main(int argc, char *argv[])
 	struct tool_options opts = { 0 };
 	struct memory_type_list *mtlp;
 	struct tool_source *src;
+	struct tool_table table;
 	struct tool_rows rows;
 	struct tool_error e;
 	struct tool_out out;
@@ -178,11 +148,10 @@ main(int argc, char *argv[])
 		tool_query_failed(src, "uma", &e);
 
 	tool_rows_select(&rows, mtlp, &opts, sort_keys, NULL);
+	table = (struct tool_table){ columns, ncols,
+	    "memory-zone-statistics", "zone" };
 	tool_out_init(&out, opts.style);
-	if (opts.style == STYLE_TEXT)
-		report_text(out.text, &rows, ncols, &opts);
-	else
-		report_json(out.json, &rows, ncols, &opts);
+	tool_table_write(&out, &table, &rows, &opts);
 	tool_out_finish(&out);
 	tool_rows_free(&rows);
 	memstat_mtl_free(mtlp);
