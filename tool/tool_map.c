@@ -70,9 +70,7 @@ tool_blob_map(int fd, struct tool_blob *b)
 		return (EFBIG);
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	len = ((size_t)st.st_size + page - 1) & ~(page - 1);
-	/* Populated: the decoder reads every page, one fault each otherwise. */
-	if ((p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd,
-	    0)) == MAP_FAILED)
+	if ((p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
 		return (ENOTSUP);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigbus;
