@@ -70,6 +70,8 @@ reserve(struct line *l, size_t n)
 static void
 put(struct line *l, const char *s, size_t n)
 {
+	if (n == 0)
+		return;		/* the buffer may not be there yet */
 	reserve(l, n);
 	memcpy(l->p + l->len, s, n);
 	l->len += n;
