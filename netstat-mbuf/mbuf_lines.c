@@ -2,7 +2,6 @@
  * mbuf_lines.c: the lines of netstat-mbuf's reports, text or JSON from
  * one call each.
  */
-#include <libutil.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,14 +14,12 @@ static void
 text_number(const struct lines *out, const char *sep, uintmax_t v,
     const char *unit)
 {
-	char buf[8];
+	char buf[TOOL_HUMAN_LEN];
 
-	if (out->human && strcmp(unit, "K") == 0) {
-		humanize_number(buf, 5, v > INT64_MAX / 1024 ? INT64_MAX :
-		    (int64_t)v * 1024, "", HN_AUTOSCALE,
-		    HN_DECIMAL | HN_NOSPACE | HN_B);
-		fprintf(out->text, "%s%s", sep, buf);
-	} else
+	if (out->human && strcmp(unit, "K") == 0)
+		fprintf(out->text, "%s%s", sep, tool_humanize(buf,
+		    v > UINT64_MAX / 1024 ? UINT64_MAX : (uint64_t)v * 1024));
+	else
 		fprintf(out->text, "%s%ju%s", sep, v, unit);
 }
 

@@ -4,7 +4,6 @@
  */
 #include <err.h>
 #include <inttypes.h>
-#include <libutil.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,7 +150,7 @@ list_text(struct line *l, const struct tool_column *c,
 
 /*
  * One number cell: v (or "-" when unknown) then the suffix, or with human
- * v as humanize_number(3) writes bytes.
+ * v as bytes humanized (tool_humanize()).
  */
 static void
 count_cell(struct line *l, const struct tool_column *c, bool is_known,
@@ -163,8 +162,7 @@ count_cell(struct line *l, const struct tool_column *c, bool is_known,
 
 	put_str(l, c->sep);
 	if (human && is_known) {
-		humanize_number(buf, 5, (int64_t)(v > INT64_MAX ? INT64_MAX :
-		    v), "", HN_AUTOSCALE, HN_DECIMAL | HN_NOSPACE | HN_B);
+		tool_humanize(buf, v);
 		put_padded(l, buf, strlen(buf), c->width);
 		return;
 	}

@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <libutil.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,4 +96,12 @@ tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
 		tool_json_set(obj, key, tool_json_uint(v));
 	else if (json_object_object_add(obj, key, NULL) != 0)
 		errx(1, "JSON: %s", strerror(ENOMEM));
+}
+
+const char *
+tool_humanize(char buf[TOOL_HUMAN_LEN], uint64_t bytes)
+{
+	humanize_number(buf, 5, bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes,
+	    "", HN_AUTOSCALE, HN_DECIMAL | HN_NOSPACE | HN_B);
+	return (buf);
 }

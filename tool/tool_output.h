@@ -50,4 +50,11 @@ struct json_object *tool_json_new(json_type type);
 void	tool_json_stat(struct json_object *obj, const char *key, uint64_t v,
 	    bool known);
 
+/*
+ * -h: bytes as humanize_number(3) writes them in at most four characters
+ * ("256B", "4.0K", "1.5M"), into buf; returns buf.
+ */
+#define TOOL_HUMAN_LEN	8
+const char *tool_humanize(char buf[TOOL_HUMAN_LEN], uint64_t bytes);
+
 #endif /* !TOOL_OUTPUT_H */

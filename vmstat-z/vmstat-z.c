@@ -107,7 +107,7 @@ main(int argc, char *argv[])
 	struct tool_rows rows;
 	struct tool_error e;
 	struct tool_out out;
-	bool aflag = false, aliases;
+	bool aflag = false, show_aliases;
 	size_t ncols;
 	int ch, rc;
 
@@ -134,12 +134,11 @@ main(int argc, char *argv[])
 	 * with -a; Linux JSON always lists them (FreeBSD's has no such key),
 	 * and -n matches them too.
 	 */
-	aliases = aflag || opts.nnames > 0 ||
+	show_aliases = aflag ||
 	    (opts.style != STYLE_TEXT && tool_source_linux(src));
-	ncols = aflag || (opts.style != STYLE_TEXT && tool_source_linux(src)) ?
-	    NCOLUMNS : NCOLUMNS - 1;
-	rc = tool_source_uma(src, mtlp, aliases ? MEMSTAT_LINUX_ALIASES : 0,
-	    &e);
+	ncols = show_aliases ? NCOLUMNS : NCOLUMNS - 1;
+	rc = tool_source_uma(src, mtlp, show_aliases || opts.nnames > 0 ?
+	    MEMSTAT_LINUX_ALIASES : 0, &e);
 	if (rc != 0)
 		memstat_mtl_free(mtlp);
 	if (rc == TOOL_ABSENT)
