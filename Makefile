@@ -20,6 +20,13 @@ JSON_LIBS   = $(shell pkg-config --libs json-c)
 # same reason: a report that reads no dump should not load it).
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
 KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -Wl,-Bdynamic -ldl
+# The time half (kmemtrace): tracefs, the ring buffer's pages and formats,
+# trace.dat.  Only kmemtrace links them.
+TRACE_CFLAGS = $(shell pkg-config --cflags libtracefs libtraceevent libtracecmd)
+TRACE_LIBS   = $(shell pkg-config --libs libtracecmd libtracefs libtraceevent) \
+	       -lpthread
+kmemtrace_CFLAGS = $(TRACE_CFLAGS)
+kmemtrace_LIBS   = $(TRACE_LIBS)
 
 WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
 # The library needs libbsd and the core-image parts; the tool layer and the
@@ -58,6 +65,7 @@ TOOL_MAIN_OBJS = $(patsubst %.c,%.o,$(foreach t,$(TOOL_NAMES),\
 		 $(wildcard $(t)/*.c)))
 
 STREAMTEXT = fixtures/tools/streamtext
+KMEMTEXT   = fixtures/tools/kmemtext
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
@@ -108,10 +116,11 @@ $(TOOL_LIB): $(TOOL_OBJS)
 # One tool: its folder's objects, the tool layer, the library.
 define TOOL_RULES
 $(1)/%.o: $(1)/%.c $$(TOOL_HDRS) $$(wildcard $(1)/*.h) | deps
-	$$(CC) $$(TOOL_CFLAGS) -I$(1) -c -o $$@ $$<
+	$$(CC) $$(TOOL_CFLAGS) $$($(subst -,_,$(1))_CFLAGS) -I$(1) -c -o $$@ $$<
 $(1)/$(1): $$(patsubst %.c,%.o,$$(wildcard $(1)/*.c)) $$(TOOL_LIB) $$(LIB)
 	$$(CC) $$(TOOL_CFLAGS) -o $$@ $$(filter %.o,$$^) $$(TOOL_LIB) \
-	    $$(LIB) $$(LDFLAGS) $$(BSD_LIBS) $$(JSON_LIBS) $$(KVM_LIBS)
+	    $$(LIB) $$(LDFLAGS) $$(BSD_LIBS) $$(JSON_LIBS) $$(KVM_LIBS) \
+	    $$($(subst -,_,$(1))_LIBS)
 endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call TOOL_RULES,$(t))))
 
@@ -123,6 +132,14 @@ $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< tests/support/fixture.o \
 	    tests/support/streambuild.o \
 	    $(LDFLAGS) $(BSD_LIBS)
+
+$(KMEMTEXT): fixtures/tools/kmemtext.c kmemtrace/page_check.c \
+		kmemtrace/page_check.h | deps
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Ikmemtrace -o $@ $< \
+	    kmemtrace/page_check.c $(LDFLAGS) $(BSD_LIBS) $(TRACE_LIBS)
+
+tests/kmemload: tests/kmemload.c | deps
+	$(CC) $(WARN) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
 $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE): %: %.c $(TOOL_SUPPORT) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
@@ -144,7 +161,7 @@ bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 run: all
 	@vmstat-z/vmstat-z
 
-check: all $(STREAMTEXT) $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
+check: all $(STREAMTEXT) $(KMEMTEXT) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
 	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed
 	@sh tests/run-tests
@@ -193,6 +210,7 @@ clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) \
 	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
 	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
+	    $(KMEMTEXT) tests/kmemload \
 	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/tools.h
 	rm -rf fuzz/replay fuzz/replay-obj

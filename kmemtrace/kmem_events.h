@@ -1,0 +1,82 @@
+/*
+ * kmem_events.h: the kmem events decoded by the recorded formats: which
+ * fields an event has, where, how wide, in the recording's byte order.
+ * Nothing here knows an offset; 6.1's kmem_cache_alloc has no name,
+ * 6.18's has, older kernels have the _node twins.
+ */
+#ifndef KMEM_EVENTS_H
+#define KMEM_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+#include "kt_error.h"
+#include "source.h"
+
+enum kmem_kind {
+	KMEM_KMALLOC,		/* kmalloc, kmalloc_node */
+	KMEM_CACHE_ALLOC,	/* kmem_cache_alloc, kmem_cache_alloc_node */
+	KMEM_KFREE,
+	KMEM_CACHE_FREE,
+	KMEM_PAGE_ALLOC,
+	KMEM_PAGE_FREE,
+};
+
+struct kmem_event {
+	enum kmem_kind	 kind;
+	int		 cpu;
+	int		 pid;
+	uint64_t	 ts;
+	uint64_t	 call_site;
+	uint64_t	 ptr;
+	uint64_t	 bytes_req, bytes_alloc;
+	uint64_t	 gfp_flags;
+	int		 node;		/* -1: none asked for, or no field */
+	/* The cache's name (not NUL-terminated), or NULL. */
+	const char	*name;
+	size_t		 name_len;
+	/* Page events. */
+	uint64_t	 pfn;
+	unsigned	 order;
+	int		 migratetype;
+	/* The raw record, to print a field with the event's own format. */
+	const struct kt_record *record;
+};
+
+struct kmem_field {
+	int		 offset, size;	/* size 0: the event has none */
+	bool		 is_signed;
+};
+
+#define KMEM_MAX_EVENTS	8
+
+struct kmem_events {
+	struct tep_handle *tep;
+	struct kmem_field type;		/* common_type */
+	struct kmem_field pid;		/* common_pid */
+	struct kmem_event_desc {
+		int		 id;
+		enum kmem_kind	 kind;
+		struct tep_event *event;
+		struct kmem_field call_site, ptr, bytes_req, bytes_alloc,
+				 gfp_flags, node, name, pfn, order,
+				 migratetype;
+	} desc[KMEM_MAX_EVENTS];
+	int		 ndesc;
+	bool		 have_slab, have_page;
+};
+
+/* The descriptions from the source's formats; -1 on a format that lies. */
+int	kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
+	    struct kt_error *e);
+/*
+ * rec decoded into out: 0; 1 if it is no kmem event; -1 if a field lies
+ * outside the record.
+ */
+int	kmem_events_decode(const struct kmem_events *ev,
+	    const struct kt_record *rec, struct kmem_event *out);
+
+#endif /* !KMEM_EVENTS_H */

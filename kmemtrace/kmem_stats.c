@@ -1,0 +1,614 @@
+/*
+ * kmem_stats.c: one pass over the events.
+ *
+ * An allocation's object is remembered until it is freed, and briefly
+ * after (the last TOMBSTONES frees), so that a second free of it is seen.
+ * A free of an address never seen allocated was allocated before the
+ * recording began; an allocation of an address still live means its free
+ * had no event (kmem_cache_free_bulk, kfree_bulk have none) or was lost.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-seq.h>
+
+#include "kmem_stats.h"
+
+#define TOMBSTONES	(1U << 20)
+#define NONE		UINT32_MAX
+
+enum { OBJ_LIVE, OBJ_FREED };
+
+struct kmem_object {
+	uint64_t	 ptr, ts;
+	uint64_t	 bytes_alloc, bytes_req;
+	uint32_t	 site, cache, ptr_row;
+	uint32_t	 gen;		/* bumped when the slot is reused */
+	uint32_t	 next_free;
+	int32_t		 pid;
+	uint16_t	 cpu;
+	uint8_t		 kind;		/* KMEM_KMALLOC, KMEM_CACHE_ALLOC */
+	uint8_t		 state;
+	bool		 unnamed_cache;	/* cache row is "unnamed, N bytes" */
+};
+
+struct kmem_tombstone {
+	uint32_t	 object, gen;
+};
+
+static int
+grow(void **array, size_t *alloc, size_t n, size_t size)
+{
+	void *p;
+	size_t a;
+
+	if (n < *alloc)
+		return (0);
+	a = *alloc == 0 ? 64 : *alloc * 2;
+	if (a > UINT32_MAX - 1 || (p = reallocarray(*array, a, size)) == NULL)
+		return (-1);
+	*array = p;
+	*alloc = a;
+	return (0);
+}
+
+/* The row of key in rows (via map), made if new: its index, or NONE. */
+static uint32_t
+row_of(struct u64map *map, struct kmem_row **rows, size_t *n, size_t *a,
+    uint64_t key)
+{
+	uint32_t *v;
+	bool made;
+
+	if ((v = u64map_insert(map, key, &made)) == NULL)
+		return (NONE);
+	if (made) {
+		if (grow((void **)rows, a, *n, sizeof(**rows)) != 0) {
+			u64map_remove(map, key);
+			return (NONE);
+		}
+		(*rows)[*n] = (struct kmem_row){ .key = key };
+		*v = (uint32_t)(*n)++;
+	}
+	return (*v);
+}
+
+/* FNV-1a: the cache map's key for a name (collisions checked). */
+static uint64_t
+name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
+	return (h);
+}
+
+static uint32_t
+cache_row(struct kmem_stats *st, const char *name, size_t len)
+{
+	uint64_t key = name_hash(name, len);
+
+	for (int probe = 0; probe < 64; probe++, key++) {
+		uint32_t *v = u64map_find(&st->cache_map, key), i;
+		char *copy;
+
+		if (v != NULL) {
+			if (strlen(st->caches[*v].name) == len &&
+			    memcmp(st->caches[*v].name, name, len) == 0)
+				return (*v);
+			continue;	/* another name with this hash */
+		}
+		if ((copy = strndup(name, len)) == NULL)
+			return (NONE);
+		if ((i = row_of(&st->cache_map, &st->caches, &st->ncaches,
+		    &st->acaches, key)) == NONE) {
+			free(copy);
+			return (NONE);
+		}
+		st->caches[i].name = copy;
+		return (i);
+	}
+	return (NONE);
+}
+
+/* kmalloc's cache, from the size it gave (its name is not recorded). */
+static uint32_t
+kmalloc_cache(struct kmem_stats *st, uint64_t bytes_alloc)
+{
+	static const uint64_t sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256,
+	    512, 1024, 2048, 4096, 8192 };
+	char name[32] = "kmalloc-large";
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
+		if (bytes_alloc == sizes[i]) {
+			if (sizes[i] >= 1024)
+				snprintf(name, sizeof(name), "kmalloc-%lluk",
+				    (unsigned long long)(sizes[i] / 1024));
+			else
+				snprintf(name, sizeof(name), "kmalloc-%llu",
+				    (unsigned long long)sizes[i]);
+		}
+	return (cache_row(st, name, strlen(name)));
+}
+
+/* A kmem_cache_alloc without the name field (before 2025). */
+static uint32_t
+unnamed_cache(struct kmem_stats *st, uint64_t bytes_alloc)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "(unnamed, %llu bytes)",
+	    (unsigned long long)bytes_alloc);
+	return (cache_row(st, name, strlen(name)));
+}
+
+static void
+misuse(struct kmem_stats *st, enum kmem_misuse_kind kind,
+    const struct kmem_event *ev, const struct kmem_object *obj)
+{
+	struct kmem_misuse *m = &st->misuse[kind];
+
+	if (m->count < KMEM_MISUSE_EXAMPLES)
+		m->example[m->count] = (struct kmem_misuse_example){
+		    .ptr = ev->ptr, .ts = ev->ts, .cpu = ev->cpu,
+		    .alloc_site = obj != NULL ? st->sites[obj->site].key :
+		    ev->call_site,
+		    .free_site = obj != NULL ? ev->call_site : 0,
+		    .bytes_req = obj != NULL ? obj->bytes_req : ev->bytes_req,
+		    .bytes_alloc = obj != NULL ? obj->bytes_alloc :
+		    ev->bytes_alloc };
+	m->count++;
+}
+
+/* A free slot for an object: the free list, or a new one. */
+static uint32_t
+new_object(struct kmem_stats *st)
+{
+	uint32_t i = st->free_object;
+
+	if (i != NONE) {
+		st->free_object = st->objects[i].next_free;
+		st->objects[i].gen++;
+		return (i);
+	}
+	if (grow((void **)&st->objects, &st->aobjects, st->nobjects,
+	    sizeof(*st->objects)) != 0)
+		return (NONE);
+	st->objects[st->nobjects] = (struct kmem_object){ 0 };
+	return ((uint32_t)st->nobjects++);
+}
+
+/* obj is freed: a tombstone, the oldest one going when the ring is full. */
+static void
+bury(struct kmem_stats *st, uint32_t i)
+{
+	if (st->ring_count == TOMBSTONES) {
+		struct kmem_tombstone t = st->ring[st->ring_head];
+		struct kmem_object *old = &st->objects[t.object];
+
+		if (old->state == OBJ_FREED && old->gen == t.gen) {
+			u64map_remove(&st->object_map, old->ptr);
+			old->next_free = st->free_object;
+			st->free_object = t.object;
+		}
+		st->ring_count--;
+		st->ring_head = (st->ring_head + 1) % TOMBSTONES;
+	}
+	st->ring[(st->ring_head + st->ring_count++) % TOMBSTONES] =
+	    (struct kmem_tombstone){ i, st->objects[i].gen };
+}
+
+static int
+slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
+{
+	struct kmem_totals *t = &st->totals;
+	struct kmem_object *obj;
+	uint32_t site, cache, *v, i, ptr_row = NONE;
+	bool made;
+
+	t->allocs++;
+	t->bytes_req += ev->bytes_req;
+	t->bytes_alloc += ev->bytes_alloc;
+	if (ev->node >= 0 && st->src->facts.cpu_node != NULL) {
+		t->node_known++;
+		if (ev->node != st->src->facts.cpu_node[ev->cpu])
+			t->cross_node++;
+	}
+	if (ev->bytes_alloc < ev->bytes_req)
+		misuse(st, MISUSE_SHORT, ev, NULL);
+	if ((site = row_of(&st->site_map, &st->sites, &st->nsites,
+	    &st->asites, ev->call_site)) == NONE)
+		return (kt_fail(e, "out of memory"));
+	st->sites[site].hits++;
+	st->sites[site].bytes_alloc += ev->bytes_alloc;
+	st->sites[site].bytes_req += ev->bytes_req;
+	if (ev->kind == KMEM_KMALLOC)
+		cache = kmalloc_cache(st, ev->bytes_alloc);
+	else if (ev->name != NULL)
+		cache = cache_row(st, ev->name, ev->name_len);
+	else
+		cache = unnamed_cache(st, ev->bytes_alloc);
+	if (cache == NONE)
+		return (kt_fail(e, "out of memory"));
+	st->caches[cache].hits++;
+	st->caches[cache].bytes_alloc += ev->bytes_alloc;
+	st->caches[cache].bytes_req += ev->bytes_req;
+	if (st->by_pointer) {
+		if ((ptr_row = row_of(&st->ptr_map, &st->ptrs, &st->nptrs,
+		    &st->aptrs, ev->ptr)) == NONE)
+			return (kt_fail(e, "out of memory"));
+		st->ptrs[ptr_row].hits++;
+		st->ptrs[ptr_row].bytes_alloc += ev->bytes_alloc;
+		st->ptrs[ptr_row].bytes_req += ev->bytes_req;
+	}
+
+	if ((v = u64map_insert(&st->object_map, ev->ptr, &made)) == NULL)
+		return (kt_fail(e, "out of memory"));
+	if (made) {
+		if ((i = new_object(st)) == NONE) {
+			u64map_remove(&st->object_map, ev->ptr);
+			return (kt_fail(e, "out of memory"));
+		}
+		*v = i;
+	} else {
+		i = *v;
+		if (st->objects[i].state == OBJ_LIVE) {
+			t->realloc_live++;
+			t->live--;
+			t->live_bytes -= st->objects[i].bytes_alloc;
+		}
+		st->objects[i].gen++;	/* its tombstone, if any, is void */
+	}
+	obj = &st->objects[i];
+	obj->ptr = ev->ptr;
+	obj->ts = ev->ts;
+	obj->bytes_alloc = ev->bytes_alloc;
+	obj->bytes_req = ev->bytes_req;
+	obj->site = site;
+	obj->cache = cache;
+	obj->ptr_row = ptr_row;
+	obj->pid = ev->pid;
+	obj->cpu = (uint16_t)ev->cpu;
+	obj->kind = (uint8_t)ev->kind;
+	obj->state = OBJ_LIVE;
+	obj->unnamed_cache = ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL;
+	t->live++;
+	t->live_bytes += ev->bytes_alloc;
+	return (0);
+}
+
+/* A free that names its cache settles an unnamed allocation's cache. */
+static int
+settle_cache(struct kmem_stats *st, struct kmem_object *obj,
+    const struct kmem_event *ev, struct kt_error *e)
+{
+	struct kmem_row *from = &st->caches[obj->cache];
+	uint32_t to;
+
+	if ((to = cache_row(st, ev->name, ev->name_len)) == NONE)
+		return (kt_fail(e, "out of memory"));
+	from = &st->caches[obj->cache];	/* cache_row may move the rows */
+	from->hits--;
+	from->bytes_alloc -= obj->bytes_alloc;
+	from->bytes_req -= obj->bytes_req;
+	st->caches[to].hits++;
+	st->caches[to].bytes_alloc += obj->bytes_alloc;
+	st->caches[to].bytes_req += obj->bytes_req;
+	obj->cache = to;
+	obj->unnamed_cache = false;
+	return (0);
+}
+
+static int
+slab_free(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
+{
+	struct kmem_totals *t = &st->totals;
+	struct kmem_object *obj;
+	uint32_t *v;
+
+	if (ev->ptr == 0) {
+		t->kfree_null++;	/* kfree(NULL): nothing freed */
+		return (0);
+	}
+	t->frees++;
+	if ((v = u64map_find(&st->object_map, ev->ptr)) == NULL) {
+		t->frees_unknown++;
+		return (0);
+	}
+	obj = &st->objects[*v];
+	if (obj->state == OBJ_FREED) {
+		misuse(st, MISUSE_DOUBLE_FREE, ev, obj);
+		return (0);
+	}
+	if (obj->kind == KMEM_KMALLOC && ev->kind == KMEM_CACHE_FREE)
+		misuse(st, MISUSE_KMALLOC_CACHE_FREE, ev, obj);
+	if (obj->kind == KMEM_CACHE_ALLOC && ev->kind == KMEM_KFREE)
+		misuse(st, MISUSE_CACHE_KFREE, ev, obj);
+	if (ev->name != NULL && obj->kind == KMEM_CACHE_ALLOC) {
+		if (obj->unnamed_cache) {
+			if (settle_cache(st, obj, ev, e) != 0)
+				return (-1);
+		} else if (strlen(st->caches[obj->cache].name) !=
+		    ev->name_len || memcmp(st->caches[obj->cache].name,
+		    ev->name, ev->name_len) != 0)
+			misuse(st, MISUSE_OTHER_CACHE, ev, obj);
+	}
+	t->frees_matched++;
+	t->bytes_freed += obj->bytes_alloc;
+	st->sites[obj->site].frees++;
+	st->caches[obj->cache].frees++;
+	if (obj->ptr_row != NONE)
+		st->ptrs[obj->ptr_row].frees++;
+	if (obj->cpu != ev->cpu) {
+		t->cross_cpu_frees++;
+		st->sites[obj->site].pingpong++;
+		st->caches[obj->cache].pingpong++;
+		if (obj->ptr_row != NONE)
+			st->ptrs[obj->ptr_row].pingpong++;
+	}
+	t->live--;
+	t->live_bytes -= obj->bytes_alloc;
+	obj->state = OBJ_FREED;
+	bury(st, *v);
+	return (0);
+}
+
+/*
+ * The kernel's own names for a GFP value: the event printed by its
+ * recorded format, its "gfp_flags=" part.  Only when every field of the
+ * event lies inside the record, so the printer reads nothing else.
+ */
+static const char *
+gfp_names(struct kmem_stats *st, const struct kmem_event *ev)
+{
+	const struct kt_record *r = ev->record;
+	struct tep_event *event = tep_find_event(st->events.tep,
+	    (int)tep_read_number(st->events.tep, r->data,
+	    st->events.type.size));
+	struct tep_format_field *f;
+	struct tep_record rec;
+	struct trace_seq s;
+	char *p, *name, buf[40];
+	uint32_t *v;
+	bool made, fits = event != NULL;
+	size_t len;
+
+	if ((v = u64map_find(&st->gfp_map, ev->gfp_flags)) != NULL)
+		return (st->gfp_names[*v]);
+	for (f = fits ? event->format.fields : NULL; f != NULL; f = f->next)
+		if (f->offset < 0 || f->size < 0 || (size_t)f->offset +
+		    (size_t)f->size > r->size ||
+		    (f->flags & TEP_FIELD_IS_DYNAMIC))
+			fits = false;
+	trace_seq_init(&s);
+	name = NULL;
+	if (fits) {
+		rec = (struct tep_record){ .ts = r->ts, .cpu = r->cpu,
+		    .data = (void *)r->data, .size = (int)r->size };
+		tep_print_event(st->events.tep, &s, &rec, "%s",
+		    TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		if (s.buffer != NULL &&
+		    (p = strstr(s.buffer, "gfp_flags=")) != NULL) {
+			p += strlen("gfp_flags=");
+			len = strcspn(p, " ");
+			if (len > 0 && len < 512)
+				name = strndup(p, len);
+		}
+	}
+	trace_seq_destroy(&s);
+	if (name == NULL) {
+		snprintf(buf, sizeof(buf), "%#llx",
+		    (unsigned long long)ev->gfp_flags);
+		name = strdup(buf);
+	}
+	if (name == NULL || grow((void **)&st->gfp_names, &st->agfp, st->ngfp,
+	    sizeof(*st->gfp_names)) != 0 ||
+	    (v = u64map_insert(&st->gfp_map, ev->gfp_flags, &made)) == NULL) {
+		free(name);
+		return (NULL);
+	}
+	st->gfp_names[st->ngfp] = name;
+	*v = (uint32_t)st->ngfp++;
+	return (name);
+}
+
+/* The page table's row key: order, migrate type and GFP flags in one. */
+static uint64_t
+page_key(const struct kmem_event *ev)
+{
+	uint64_t h = name_hash((const char *)&ev->gfp_flags,
+	    sizeof(ev->gfp_flags));
+
+	return (h ^ ((uint64_t)ev->order << 8 | (uint8_t)ev->migratetype) *
+	    0x9e3779b97f4a7c15ULL);
+}
+
+static int
+page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
+{
+	struct kmem_totals *t = &st->totals;
+	struct kmem_page_row *row = NULL;
+	uint64_t key = page_key(ev), pages;
+	uint32_t *v;
+	bool made;
+
+	/* The order is the kernel's: anything past 63 is not a page count. */
+	if (ev->order > 63 - (unsigned)st->page_shift)
+		return (kt_fail(e, "an mm_page_alloc event of order %u",
+		    ev->order));
+	pages = 1ULL << ev->order;
+	t->page_allocs++;
+	/* A failed allocation's pfn is -1UL: all ones in a long. */
+	if (ev->pfn == UINT64_MAX || (st->src->facts.long_size == 4 &&
+	    ev->pfn == UINT32_MAX)) {
+		t->page_alloc_fail++;
+		return (0);
+	}
+	t->page_bytes_alloc += pages << st->page_shift;
+	for (int probe = 0; probe < 64 && row == NULL; probe++, key++) {
+		if ((v = u64map_insert(&st->page_map, key, &made)) == NULL)
+			return (kt_fail(e, "out of memory"));
+		if (made) {
+			if (grow((void **)&st->pages, &st->apages, st->npages,
+			    sizeof(*st->pages)) != 0)
+				return (kt_fail(e, "out of memory"));
+			st->pages[st->npages] = (struct kmem_page_row){
+			    .order = ev->order, .migratetype = ev->migratetype,
+			    .gfp_flags = ev->gfp_flags,
+			    .gfp_names = gfp_names(st, ev) };
+			if (st->pages[st->npages].gfp_names == NULL)
+				return (kt_fail(e, "out of memory"));
+			*v = (uint32_t)st->npages++;
+		}
+		row = &st->pages[*v];
+		if (row->order != ev->order ||
+		    row->migratetype != ev->migratetype ||
+		    row->gfp_flags != ev->gfp_flags)
+			row = NULL;	/* another row with this key */
+	}
+	if (row == NULL)
+		return (kt_fail(e, "out of memory"));
+	row->hits++;
+	row->pages += pages;
+	if ((v = u64map_insert(&st->pfn_map, ev->pfn, &made)) == NULL)
+		return (kt_fail(e, "out of memory"));
+	*v = ev->order;
+	return (0);
+}
+
+static int
+page_free(struct kmem_stats *st, const struct kmem_event *ev)
+{
+	struct kmem_totals *t = &st->totals;
+	uint32_t *v;
+
+	t->page_frees++;
+	if ((v = u64map_find(&st->pfn_map, ev->pfn)) == NULL) {
+		t->page_free_unknown++;
+		return (0);
+	}
+	t->page_alloc_freed++;
+	t->page_bytes_freed += (1ULL << *v) << st->page_shift;
+	u64map_remove(&st->pfn_map, ev->pfn);
+	return (0);
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+struct gather {
+	struct kmem_stats *st;
+	struct kt_error	*e;
+};
+
+static int
+one_record(const struct kt_record *rec, void *arg)
+{
+	struct gather *g = arg;
+	struct kmem_stats *st = g->st;
+	struct kmem_totals *t = &st->totals;
+	struct kmem_event ev;
+	int rc;
+
+	if (t->events++ == 0)
+		t->first_ts = rec->ts;
+	t->last_ts = rec->ts;
+	rc = kmem_events_decode(&st->events, rec, &ev);
+	if (rc < 0)
+		return (kt_fail(g->e, "cpu%d: an event at %llu is shorter "
+		    "than its format", rec->cpu, (unsigned long long)rec->ts));
+	if (rc > 0) {
+		t->other_events++;
+		return (0);
+	}
+	if (st->npids > 0 && bsearch(&ev.pid, st->pids, st->npids,
+	    sizeof(*st->pids), cmp_int) == NULL)
+		return (0);
+	switch (ev.kind) {
+	case KMEM_KMALLOC:
+	case KMEM_CACHE_ALLOC:
+		t->slab_events++;
+		return (slab_alloc(st, &ev, g->e));
+	case KMEM_KFREE:
+	case KMEM_CACHE_FREE:
+		t->slab_events++;
+		return (slab_free(st, &ev, g->e));
+	case KMEM_PAGE_ALLOC:
+		t->page_events++;
+		return (page_alloc(st, &ev, g->e));
+	case KMEM_PAGE_FREE:
+		t->page_events++;
+		return (page_free(st, &ev));
+	}
+	return (0);
+}
+
+int
+kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
+    bool by_pointer, struct kt_error *e)
+{
+	int page = src->facts.page_size > 0 ? src->facts.page_size : 4096;
+
+	memset(st, 0, sizeof(*st));
+	st->src = src;
+	st->by_pointer = by_pointer;
+	st->free_object = NONE;
+	/* The kernel's page: the recording's sub-buffer is one here. */
+	for (st->page_shift = 0; (1 << st->page_shift) < page &&
+	    st->page_shift < 30; st->page_shift++)
+		;
+	if (kmem_events_init(&st->events, src->tep, e) != 0)
+		return (-1);
+	if (u64map_init(&st->site_map) != 0 || u64map_init(&st->ptr_map) != 0 ||
+	    u64map_init(&st->cache_map) != 0 ||
+	    u64map_init(&st->page_map) != 0 ||
+	    u64map_init(&st->gfp_map) != 0 ||
+	    u64map_init(&st->object_map) != 0 ||
+	    u64map_init(&st->pfn_map) != 0 ||
+	    (st->ring = calloc(TOMBSTONES, sizeof(*st->ring))) == NULL)
+		return (kt_fail(e, "out of memory"));
+	return (0);
+}
+
+int
+kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
+    struct kt_error *e)
+{
+	struct gather g = { st, e };
+
+	return (kt_source_each(src, one_record, &g, e) != 0 ? -1 : 0);
+}
+
+void
+kmem_stats_free(struct kmem_stats *st)
+{
+	for (size_t i = 0; i < st->ncaches; i++)
+		free((char *)st->caches[i].name);
+	for (size_t i = 0; i < st->ngfp; i++)
+		free(st->gfp_names[i]);
+	free(st->gfp_names);
+	free(st->sites);
+	free(st->ptrs);
+	free(st->caches);
+	free(st->pages);
+	free(st->objects);
+	u64map_free(&st->site_map);
+	u64map_free(&st->ptr_map);
+	u64map_free(&st->cache_map);
+	u64map_free(&st->page_map);
+	u64map_free(&st->gfp_map);
+	u64map_free(&st->object_map);
+	u64map_free(&st->pfn_map);
+	free(st->ring);
+}

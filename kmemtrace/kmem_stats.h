@@ -1,0 +1,111 @@
+/*
+ * kmem_stats.h: what a recording says, gathered in one pass over its
+ * events: per call site, per cache, per pointer (when asked), per page
+ * order, migrate type and GFP flags; the totals; the misuse found.  The
+ * memory it holds grows with the addresses the recording touched, not
+ * with its length.
+ */
+#ifndef KMEM_STATS_H
+#define KMEM_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmem_events.h"
+#include "u64map.h"
+
+struct kmem_object;
+struct kmem_tombstone;
+
+/* One table row: a call site, a pointer or a cache. */
+struct kmem_row {
+	uint64_t	 key;		/* call site or pointer */
+	const char	*name;		/* a cache's name */
+	uint64_t	 bytes_alloc, bytes_req;
+	uint64_t	 hits;		/* allocations */
+	uint64_t	 frees;		/* of allocations seen */
+	uint64_t	 pingpong;	/* of those, on another CPU */
+};
+
+struct kmem_page_row {
+	unsigned	 order;
+	int		 migratetype;
+	uint64_t	 gfp_flags;
+	const char	*gfp_names;	/* the kernel's names for the flags */
+	uint64_t	 hits;
+	uint64_t	 pages;
+};
+
+enum kmem_misuse_kind {
+	MISUSE_KMALLOC_CACHE_FREE,	/* kmalloc'd, kmem_cache_free'd */
+	MISUSE_CACHE_KFREE,		/* cache object kfree'd (6.4+: legal) */
+	MISUSE_OTHER_CACHE,		/* freed to another cache */
+	MISUSE_DOUBLE_FREE,
+	MISUSE_SHORT,			/* less allocated than requested */
+	MISUSE_NKINDS
+};
+
+#define KMEM_MISUSE_EXAMPLES	3
+
+struct kmem_misuse {
+	uint64_t	 count;
+	struct kmem_misuse_example {
+		uint64_t ptr, alloc_site, free_site, ts;
+		int	 cpu;
+		uint64_t bytes_req, bytes_alloc;
+	} example[KMEM_MISUSE_EXAMPLES];
+};
+
+struct kmem_totals {
+	uint64_t	 events, slab_events, page_events, other_events;
+	uint64_t	 first_ts, last_ts;
+	uint64_t	 allocs, frees, kfree_null;
+	uint64_t	 bytes_req, bytes_alloc, bytes_freed;
+	uint64_t	 cross_node, node_known;	/* node known: CPU map */
+	uint64_t	 cross_cpu_frees, frees_matched;
+	uint64_t	 frees_unknown;		/* allocated before the start */
+	uint64_t	 realloc_live;		/* allocated again, no free seen */
+	uint64_t	 live, live_bytes;	/* at the end */
+	/* Pages. */
+	uint64_t	 page_allocs, page_frees, page_alloc_fail;
+	uint64_t	 page_bytes_alloc, page_bytes_freed;
+	uint64_t	 page_alloc_freed, page_free_unknown;
+};
+
+struct kmem_stats {
+	struct kmem_events events;
+	const struct kt_source *src;
+	int		 page_shift;
+	bool		 by_pointer;		/* --alloc */
+	/* --pid: only these processes' events (sorted), or none. */
+	const int	*pids;
+	size_t		 npids;
+	/* Rows, in first-seen order; the maps hold indices into them. */
+	struct kmem_row	*sites, *ptrs, *caches;
+	size_t		 nsites, nptrs, ncaches, asites, aptrs, acaches;
+	struct kmem_page_row *pages;
+	size_t		 npages, apages;
+	struct u64map	 site_map, ptr_map, cache_map, page_map, gfp_map;
+	/* Objects and pages live or freed in the recording. */
+	struct kmem_object *objects;
+	size_t		 nobjects, aobjects;
+	uint32_t	 free_object;		/* free list head, or UINT32_MAX */
+	struct u64map	 object_map, pfn_map;
+	/* The last frees' objects, kept to see a second free of them. */
+	struct kmem_tombstone *ring;
+	size_t		 ring_head, ring_count;
+	char		**gfp_names;
+	size_t		 ngfp, agfp;
+	struct kmem_totals totals;
+	struct kmem_misuse misuse[MISUSE_NKINDS];
+};
+
+int	kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
+	    bool by_pointer, struct kt_error *e);
+/* Every event of the source; -1 with e set on bad data. */
+int	kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
+	    struct kt_error *e);
+void	kmem_stats_free(struct kmem_stats *st);
+
+#endif /* !KMEM_STATS_H */

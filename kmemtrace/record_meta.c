@@ -1,0 +1,307 @@
+/*
+ * record_meta.c: the recording's descriptions, symbols and facts.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "record_meta.h"
+#include "recording.h"
+
+/* Copies src (a tracefs or /proc file: read to its end) to dir/name. */
+static int
+copy_file(int dir, const char *name, const char *src)
+{
+	char buf[65536];
+	int in, out, rc = -1;
+	ssize_t n;
+
+	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
+		return (-1);
+	if ((out = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) < 0)
+		goto done;
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto done;
+		}
+		for (ssize_t off = 0; off < n;) {
+			ssize_t m = write(out, buf + off, (size_t)(n - off));
+
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0) {
+				if (m == 0)
+					errno = ENOSPC;
+				goto done;
+			}
+			off += m;
+		}
+	}
+	rc = 0;
+done:
+	if (out >= 0 && close(out) != 0)
+		rc = -1;
+	close(in);
+	return (rc);
+}
+
+static int
+copy_tracefs(int dir, const char *name, struct tracefs_instance *instance,
+    const char *file)
+{
+	char *path = tracefs_instance_get_file(instance, file);
+	int rc;
+
+	if (path == NULL)
+		return (-1);
+	rc = copy_file(dir, name, path);
+	tracefs_put_tracing_file(path);
+	return (rc);
+}
+
+static int
+mkdir_p(int dir, const char *path)
+{
+	char buf[PATH_MAX], *p;
+
+	if (strlcpy(buf, path, sizeof(buf)) >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return (-1);
+	}
+	for (p = buf + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdirat(dir, buf, 0755) != 0 && errno != EEXIST)
+			return (-1);
+		*p = '/';
+	}
+	if (mkdirat(dir, buf, 0755) != 0 && errno != EEXIST)
+		return (-1);
+	return (0);
+}
+
+/*
+ * /proc/pagetypeinfo's first "Node ..., zone ..., type NAME" lines name
+ * the migrate types in the kernel's order: that order is what
+ * mm_page_alloc's migratetype counts in (perf kmem uses a 2015 one).
+ */
+static int
+save_migratetypes(int dir)
+{
+	char line[1024], first_zone[128] = "", zone[128], type[64];
+	FILE *in, *out;
+	int fd, rc = 0;
+
+	if ((in = fopen("/proc/pagetypeinfo", "r")) == NULL)
+		return (0);	/* not a failure: the report names numbers */
+	if ((fd = openat(dir, "migratetypes", O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644)) < 0 || (out = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		fclose(in);
+		return (-1);
+	}
+	while (fgets(line, sizeof(line), in) != NULL) {
+		if (sscanf(line, "Node %*d, zone %127[^,], type %63s", zone,
+		    type) != 2)
+			continue;
+		if (first_zone[0] == '\0')
+			strlcpy(first_zone, zone, sizeof(first_zone));
+		else if (strcmp(zone, first_zone) != 0)
+			break;
+		fprintf(out, "%s\n", type);
+	}
+	if (fclose(out) != 0)
+		rc = -1;
+	fclose(in);
+	return (rc);
+}
+
+/* Each CPU's NUMA node, from sysfs's cpuN/nodeM links: "cpu node". */
+static int
+save_cpu_nodes(int dir, int ncpus)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *cpu;
+	FILE *out;
+	int fd, rc = 0;
+
+	if ((fd = openat(dir, "cpu-nodes", O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644)) < 0 || (out = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return (-1);
+	}
+	for (int c = 0; c < ncpus; c++) {
+		int node = 0;	/* no NUMA: everything is node 0 */
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", c);
+		if ((cpu = opendir(path)) == NULL)
+			continue;
+		while ((d = readdir(cpu)) != NULL)
+			if (strncmp(d->d_name, "node", 4) == 0 &&
+			    isdigit((unsigned char)d->d_name[4]))
+				node = atoi(d->d_name + 4);
+		closedir(cpu);
+		fprintf(out, "%d %d\n", c, node);
+	}
+	if (fclose(out) != 0)
+		rc = -1;
+	return (rc);
+}
+
+int
+record_meta_start(int dir, const struct record_tracefs *t, bool page,
+    int ncpus, const char **what)
+{
+	char name[128];
+
+	*what = "events";
+	if (mkdir_p(dir, "events/kmem") != 0)
+		return (-1);
+	*what = "events/header_page";
+	if (copy_tracefs(dir, *what, NULL, *what) != 0)
+		return (-1);
+	*what = "events/header_event";
+	if (copy_tracefs(dir, *what, NULL, *what) != 0)
+		return (-1);
+	for (size_t i = 0; i < t->nevents; i++) {
+		snprintf(name, sizeof(name), "events/kmem/%s", t->events[i]);
+		*what = "events/kmem";
+		if (mkdir_p(dir, name) != 0)
+			return (-1);
+		strlcat(name, "/format", sizeof(name));
+		if (copy_tracefs(dir, name, t->instance, name) != 0)
+			return (-1);
+	}
+	*what = "kallsyms";
+	if (copy_file(dir, "kallsyms", "/proc/kallsyms") != 0)
+		return (-1);
+	*what = "migratetypes";
+	if (page && save_migratetypes(dir) != 0)
+		return (-1);
+	*what = "cpu-nodes";
+	if (save_cpu_nodes(dir, ncpus) != 0)
+		return (-1);
+	return (0);
+}
+
+int
+record_meta_stop(int dir, const struct record_tracefs *t, int ncpus,
+    const char **what)
+{
+	char name[64], file[64];
+
+	*what = "saved_cmdlines";
+	if (copy_tracefs(dir, "saved_cmdlines", NULL, "saved_cmdlines") != 0)
+		return (-1);
+	*what = "stats";
+	if (mkdirat(dir, "stats", 0755) != 0 && errno != EEXIST)
+		return (-1);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(name, sizeof(name), "stats/cpu%d", cpu);
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		if (copy_tracefs(dir, name, t->instance, file) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* The clock in brackets in trace_clock's "[local] global ...". */
+static void
+trace_clock(struct tracefs_instance *instance, char *buf, size_t len)
+{
+	char *text = tracefs_instance_file_read(instance, "trace_clock", NULL);
+	char *open, *close;
+
+	strlcpy(buf, "unknown", len);
+	if (text == NULL)
+		return;
+	if ((open = strchr(text, '[')) != NULL &&
+	    (close = strchr(open, ']')) != NULL) {
+		*close = '\0';
+		strlcpy(buf, open + 1, len);
+	}
+	free(text);
+}
+
+size_t
+record_meta_page_size(void)
+{
+	char *text = tracefs_instance_file_read(NULL, "events/header_page",
+	    NULL);
+	unsigned offset, size;
+	char *p;
+	size_t page = 0;
+
+	if (text == NULL)
+		return (0);
+	if ((p = strstr(text, "char data;")) != NULL &&
+	    sscanf(p, "char data;\toffset:%u;\tsize:%u;", &offset, &size) == 2)
+		page = (size_t)offset + size;
+	free(text);
+	return (page);
+}
+
+int
+record_meta_machine(int dir, const struct record_tracefs *t,
+    const struct record_machine *m)
+{
+	char clock[32];
+	struct utsname u;
+	FILE *f;
+	int fd;
+
+	if (uname(&u) != 0)
+		return (-1);
+	trace_clock(t->instance, clock, sizeof(clock));
+	if ((fd = openat(dir, RECORDING_MACHINE ".new", O_WRONLY | O_CREAT |
+	    O_TRUNC | O_CLOEXEC, 0644)) < 0)
+		return (-1);
+	if ((f = fdopen(fd, "w")) == NULL) {
+		close(fd);
+		unlinkat(dir, RECORDING_MACHINE ".new", 0);
+		return (-1);
+	}
+	fprintf(f, "%s\n", RECORDING_MAGIC);
+	fprintf(f, "state: %s%s%s\n", m->state, m->why != NULL ? ": " : "",
+	    m->why != NULL ? m->why : "");
+	fprintf(f, "kernel: %s\n", u.release);
+	fprintf(f, "architecture: %s\n", u.machine);
+	fprintf(f, "page-size: %ld\n", sysconf(_SC_PAGESIZE));
+	fprintf(f, "sub-buffer-size: %zu\n", m->page_size);
+	fprintf(f, "long-size: %zu\n", sizeof(long));
+	fprintf(f, "byte-order: %s\n", BYTE_ORDER == LITTLE_ENDIAN ?
+	    "little" : "big");
+	fprintf(f, "cpus: %d\n", m->ncpus);
+	fprintf(f, "trace-clock: %s\n", clock);
+	fprintf(f, "buffer-size-kb: %zu\n", m->buffer_kib);
+	fprintf(f, "events: %s\n", m->events);
+	if (m->command != NULL)
+		fprintf(f, "command: %s\n", m->command);
+	fprintf(f, "started: %lld\n", (long long)m->started);
+	if (m->stopped != 0)
+		fprintf(f, "stopped: %lld\n", (long long)m->stopped);
+	if (fclose(f) != 0) {
+		/* A full disk: the machine file written first stays. */
+		unlinkat(dir, RECORDING_MACHINE ".new", 0);
+		return (-1);
+	}
+	return (renameat(dir, RECORDING_MACHINE ".new", dir,
+	    RECORDING_MACHINE));
+}

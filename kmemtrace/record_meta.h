@@ -1,0 +1,42 @@
+/*
+ * record_meta.h: what another machine needs to read a recording's pages,
+ * saved beside them (recording.h lists the files).
+ */
+#ifndef RECORD_META_H
+#define RECORD_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record_tracefs.h"
+
+struct record_machine {
+	int		 ncpus;
+	size_t		 page_size;	/* the ring buffer's sub-buffer */
+	size_t		 buffer_kib;
+	const char	*events;	/* "kmalloc kfree ..." */
+	const char	*command;	/* or NULL */
+	int64_t		 started, stopped;	/* Unix time */
+	const char	*state;		/* "recording", "complete", ... */
+	const char	*why;		/* a partial recording's reason */
+};
+
+/*
+ * The descriptions and symbols, at the start: header_page, header_event,
+ * the enabled events' formats, kallsyms, each CPU's NUMA node, migrate
+ * types with page events.
+ * -1 with errno and what failed in *what.
+ */
+int	record_meta_start(int dir, const struct record_tracefs *t, bool page,
+	    int ncpus, const char **what);
+/* At the stop: saved_cmdlines and each CPU's stats. */
+int	record_meta_stop(int dir, const struct record_tracefs *t, int ncpus,
+	    const char **what);
+/* The machine file, written whole and renamed into place. */
+int	record_meta_machine(int dir, const struct record_tracefs *t,
+	    const struct record_machine *m);
+/* The sub-buffer size header_page describes (data offset + size). */
+size_t	record_meta_page_size(void);
+
+#endif /* !RECORD_META_H */

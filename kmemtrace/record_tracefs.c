@@ -1,0 +1,226 @@
+/*
+ * record_tracefs.c: our instance in tracefs, made and unmade.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record_tracefs.h"
+
+#define TRACEFS_MOUNT	"/sys/kernel/tracing"
+
+/* Where tracefs is mounted, or NULL. */
+static char *
+tracefs_mount_point(void)
+{
+	struct mntent *m;
+	char *dir = NULL;
+	FILE *f;
+
+	if ((f = setmntent("/proc/self/mounts", "r")) == NULL)
+		return (NULL);
+	while (dir == NULL && (m = getmntent(f)) != NULL)
+		if (strcmp(m->mnt_type, "tracefs") == 0)
+			dir = strdup(m->mnt_dir);
+	endmntent(f);
+	return (dir);
+}
+
+int
+record_tracefs_open(struct record_tracefs *t, const char **why)
+{
+	char *dir;
+
+	if ((dir = tracefs_mount_point()) != NULL) {
+		free(dir);
+		return (0);
+	}
+	if (mount("nodev", TRACEFS_MOUNT, "tracefs", 0, NULL) != 0) {
+		*why = errno == ENODEV ? "this kernel has no tracefs" :
+		    "cannot mount tracefs on " TRACEFS_MOUNT;
+		return (-1);
+	}
+	if ((t->mounted = strdup(TRACEFS_MOUNT)) == NULL) {
+		umount2(TRACEFS_MOUNT, 0);
+		*why = "out of memory";
+		return (-1);
+	}
+	return (0);
+}
+
+/* Whether the recorder that made instance kmemtrace-PID is gone. */
+static bool
+recorder_gone(const char *name)
+{
+	char path[64], comm[32];
+	const char *p = name + strlen(INSTANCE_PREFIX);
+	long pid;
+	char *end;
+	FILE *f;
+	bool gone;
+
+	if (!isdigit((unsigned char)*p))
+		return (false);
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (*end != '\0' || errno != 0 || pid <= 0 || pid == getpid())
+		return (false);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (errno == ENOENT);
+	/* The pid lives on in another program: the recorder is gone. */
+	gone = fgets(comm, sizeof(comm), f) == NULL ||
+	    strcmp(comm, "kmemtrace\n") != 0;
+	fclose(f);
+	return (gone);
+}
+
+void
+record_tracefs_reap(void)
+{
+	const char *top = tracefs_tracing_dir();
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	if (top == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/instances", top);
+	if ((dir = opendir(path)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (strncmp(d->d_name, INSTANCE_PREFIX,
+		    strlen(INSTANCE_PREFIX)) != 0 || !recorder_gone(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s", top,
+		    d->d_name);
+		if (rmdir(path) == 0)
+			fprintf(stderr, "kmemtrace: removed the tracefs "
+			    "instance %s, left by a recorder that is gone\n",
+			    d->d_name);
+	}
+	closedir(dir);
+}
+
+static int
+write_setting(struct record_tracefs *t, const char *file, const char *value)
+{
+	return (tracefs_instance_file_write(t->instance, file, value) < 0 ?
+	    -1 : 0);
+}
+
+int
+record_tracefs_instance(struct record_tracefs *t, size_t kib,
+    const char **why)
+{
+	char value[32];
+
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%ld",
+	    (long)getpid());
+	if (tracefs_instance_exists(t->name)) {
+		*why = "an instance with our name exists";
+		errno = EEXIST;
+		return (-1);
+	}
+	if ((t->instance = tracefs_instance_create(t->name)) == NULL) {
+		*why = "cannot create a tracefs instance";
+		return (-1);
+	}
+	snprintf(value, sizeof(value), "%zu", kib);
+	/*
+	 * Overwrite off: when the readers fall behind, the kernel drops the
+	 * newest events and counts them ("dropped events"), where overwrite
+	 * would lose the oldest ones behind our back.
+	 */
+	if (write_setting(t, "options/overwrite", "0") != 0 ||
+	    write_setting(t, "buffer_size_kb", value) != 0 ||
+	    write_setting(t, "buffer_percent", "50") != 0) {
+		*why = "cannot set up the tracefs instance's buffers";
+		return (-1);
+	}
+	return (0);
+}
+
+int
+record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
+    const char **why)
+{
+	static const char *const slab_events[] = {
+		"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
+		/* Until 6.0; since 6.1 node is a field of the plain ones. */
+		"kmalloc_node", "kmem_cache_alloc_node",
+	};
+	static const char *const page_events[] = {
+		"mm_page_alloc", "mm_page_free",
+	};
+	char path[64];
+	size_t i;
+
+	t->nevents = 0;
+	for (i = 0; slab && i < sizeof(slab_events) / sizeof(*slab_events);
+	    i++) {
+		snprintf(path, sizeof(path), "events/kmem/%s", slab_events[i]);
+		if (!tracefs_dir_exists(t->instance, path))
+			continue;
+		if (tracefs_event_enable(t->instance, "kmem",
+		    slab_events[i]) != 0)
+			goto failed;
+		t->events[t->nevents++] = slab_events[i];
+	}
+	for (i = 0; page && i < sizeof(page_events) / sizeof(*page_events);
+	    i++) {
+		snprintf(path, sizeof(path), "events/kmem/%s", page_events[i]);
+		if (!tracefs_dir_exists(t->instance, path))
+			continue;
+		if (tracefs_event_enable(t->instance, "kmem",
+		    page_events[i]) != 0)
+			goto failed;
+		t->events[t->nevents++] = page_events[i];
+	}
+	if (t->nevents == 0) {
+		*why = "this kernel has no kmem trace events";
+		errno = ENOENT;
+		return (-1);
+	}
+	return (0);
+failed:
+	*why = "cannot enable the kmem trace events";
+	return (-1);
+}
+
+void
+record_tracefs_stop(struct record_tracefs *t)
+{
+	if (t->instance != NULL)
+		write_setting(t, "tracing_on", "0");
+}
+
+void
+record_tracefs_close(struct record_tracefs *t)
+{
+	if (t->instance != NULL) {
+		record_tracefs_stop(t);
+		tracefs_event_disable(t->instance, NULL, NULL);
+		/* rmdir is refused while a file in it is open: ours are not. */
+		for (int i = 0; tracefs_instance_destroy(t->instance) != 0 &&
+		    errno == EBUSY && i < 50; i++)
+			usleep(20000);
+		tracefs_instance_free(t->instance);
+		t->instance = NULL;
+	}
+	if (t->mounted != NULL) {
+		/* Busy: someone else uses it now; it is theirs. */
+		umount2(t->mounted, 0);
+		free(t->mounted);
+		t->mounted = NULL;
+	}
+}

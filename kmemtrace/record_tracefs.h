@@ -1,0 +1,53 @@
+/*
+ * record_tracefs.h: the kernel state a recording needs, and the undoing of
+ * it: tracefs mounted if it was not, a private instance named for our pid
+ * (kmemtrace-PID) with its buffers and kmem events, instances left by
+ * recorders that were killed.  Nothing else in tracefs is touched.
+ */
+#ifndef RECORD_TRACEFS_H
+#define RECORD_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <tracefs.h>
+
+#define INSTANCE_PREFIX	"kmemtrace-"
+
+struct record_tracefs {
+	char			*mounted;	/* where we mounted tracefs */
+	struct tracefs_instance	*instance;	/* ours, or NULL */
+	char			 name[32];
+	const char		*events[8];	/* "kmem/kmalloc", ... */
+	size_t			 nevents;
+};
+
+/*
+ * Finds tracefs or mounts it at /sys/kernel/tracing.  -1 with errno and a
+ * reason in why.
+ */
+int	record_tracefs_open(struct record_tracefs *t, const char **why);
+/* Removes instances whose recorder is gone, saying so on stderr. */
+void	record_tracefs_reap(void);
+/*
+ * Creates our instance: buffer of kib KiB per CPU, overwrite off (the
+ * kernel counts what it drops), buffer_percent for the readers' wake-ups.
+ */
+int	record_tracefs_instance(struct record_tracefs *t, size_t kib,
+	    const char **why);
+/*
+ * Enables the events of the wanted systems that this kernel has: the four
+ * slab events (or their _node twins) for slab, the two page events for
+ * page.  -1 if none of them exists.
+ */
+int	record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
+	    const char **why);
+/* Tracing off in our instance (the readers then drain it). */
+void	record_tracefs_stop(struct record_tracefs *t);
+/*
+ * Undoes everything: events off, instance removed, tracefs unmounted if we
+ * mounted it.  Idempotent; the readers' descriptors must be closed.
+ */
+void	record_tracefs_close(struct record_tracefs *t);
+
+#endif /* !RECORD_TRACEFS_H */

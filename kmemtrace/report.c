@@ -1,0 +1,459 @@
+/*
+ * report.c: kmemtrace report.  Reads a recording or a trace.dat, gathers
+ * its events in one pass and writes the tables asked for, the summary,
+ * the misuse found and what was lost: whole, or not at all.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmem_stats.h"
+#include "kmemtrace.h"
+#include "report_loss.h"
+#include "report_tables.h"
+#include "source.h"
+#include "tool_options.h"
+#include "tool_output.h"
+
+static const char report_usage[] =
+    "usage: kmemtrace report [--caller] [--alloc] [--cache] [--page]\n"
+    "                        [-s key[,key...]] [-l lines] [-p pid[,pid...]]\n"
+    "                        [--libxo json[,pretty]] [dir | file.dat]\n"
+    "  --caller     per call site (the default)\n"
+    "  --alloc      per pointer\n"
+    "  --cache      per slab cache\n"
+    "  --page       page allocations by order, migrate type, GFP flags\n"
+    "  -s keys      sort: callsite, ptr, name, bytes, hit, pingpong,\n"
+    "               frag; for --page order, migtype, gfp, hit, bytes\n"
+    "  -l lines     at most this many rows per table\n"
+    "  -p pid[,pid...]  only the events these processes caused\n"
+    "  dir          a kmemtrace recording (default kmemtrace.data), or\n"
+    "  file.dat     a trace-cmd trace.dat\n"
+    "  --libxo json[,pretty]  JSON instead of text\n";
+
+enum {
+	OPT_CALLER = 0x2000,
+	OPT_ALLOC,
+	OPT_CACHE,
+	OPT_PAGE,
+	OPT_HELP,
+};
+
+static const char *const misuse_text[MISUSE_NKINDS] = {
+	"kmalloc'd memory freed by kmem_cache_free",
+	"cache objects freed by kfree (allowed since Linux 6.4)",
+	"objects freed to another cache than their own",
+	"double frees",
+	"allocations of less than was requested",
+};
+
+static const char *const misuse_keys[MISUSE_NKINDS] = {
+	"kmalloc-freed-by-cache-free", "cache-object-freed-by-kfree",
+	"freed-to-other-cache", "double-free", "short-allocation",
+};
+
+static double
+percent(uint64_t part, uint64_t whole)
+{
+	return (whole == 0 ? 0.0 : 100.0 * (double)part / (double)whole);
+}
+
+static void
+header_text(FILE *f, const struct kt_source *src,
+    const struct kmem_stats *st)
+{
+	const struct kt_facts *k = &src->facts;
+	const struct kmem_totals *t = &st->totals;
+
+	fprintf(f, "# %s", src->kind);
+	if (k->kernel[0] != '\0')
+		fprintf(f, " of Linux %s %s", k->kernel, k->architecture);
+	fprintf(f, ", %d CPUs", src->ncpus);
+	if (k->clock[0] != '\0')
+		fprintf(f, ", trace clock %s", k->clock);
+	fprintf(f, "\n# %" PRIu64 " events in %.6f s", t->events,
+	    t->events == 0 ? 0.0 : (double)(t->last_ts - t->first_ts) / 1e9);
+	if (k->command[0] != '\0')
+		fprintf(f, ", command: %s", k->command);
+	fprintf(f, "\n# state: %s%s\n", k->state, k->partial ?
+	    " (the report covers what was written)" : "");
+	fprintf(f, "# lost: ");
+	report_loss_text(f, src);
+}
+
+static void
+example_text(FILE *f, const struct kmem_stats *st,
+    const struct kmem_misuse_example *x, enum kmem_misuse_kind kind)
+{
+	char as[160], fs[160];
+
+	report_symbol(st, x->alloc_site, as, sizeof(as));
+	if (kind == MISUSE_SHORT) {
+		fprintf(f, "    %#" PRIx64 " at %s: %" PRIu64 " requested, %"
+		    PRIu64 " allocated\n", x->ptr, as, x->bytes_req,
+		    x->bytes_alloc);
+		return;
+	}
+	report_symbol(st, x->free_site, fs, sizeof(fs));
+	fprintf(f, "    %#" PRIx64 " allocated at %s, freed at %s on cpu%d\n",
+	    x->ptr, as, fs, x->cpu);
+}
+
+static void
+summary_text(FILE *f, const struct kmem_stats *st, bool slab, bool page)
+{
+	const struct kmem_totals *t = &st->totals;
+
+	if (slab) {
+		fprintf(f, "\nSUMMARY (slab allocator)\n"
+		    "========================\n");
+		fprintf(f, "Total bytes requested: %" PRIu64 "\n",
+		    t->bytes_req);
+		fprintf(f, "Total bytes allocated: %" PRIu64 "\n",
+		    t->bytes_alloc);
+		fprintf(f, "Total bytes freed:     %" PRIu64 "\n",
+		    t->bytes_freed);
+		fprintf(f, "Net total bytes allocated: %" PRId64 "\n",
+		    (int64_t)(t->bytes_alloc - t->bytes_freed));
+		fprintf(f, "Total bytes wasted on internal fragmentation: %"
+		    PRIu64 "\n", t->bytes_alloc - t->bytes_req);
+		fprintf(f, "Internal fragmentation: %.3f%%\n",
+		    percent(t->bytes_alloc - t->bytes_req, t->bytes_alloc));
+		if (st->src->facts.cpu_node != NULL)
+			fprintf(f, "Cross-node allocations: %" PRIu64 "/%"
+			    PRIu64 "\n", t->cross_node, t->allocs);
+		else
+			fprintf(f, "Cross-node allocations: -/%" PRIu64
+			    " (the CPUs' nodes were not recorded)\n",
+			    t->allocs);
+		fprintf(f, "Cross-CPU frees: %" PRIu64 "/%" PRIu64 "\n",
+		    t->cross_cpu_frees, t->frees_matched);
+		fprintf(f, "Allocations: %" PRIu64 ", frees: %" PRIu64
+		    " (%" PRIu64 " of memory allocated before the recording, "
+		    "%" PRIu64 " kfree(NULL) ignored)\n", t->allocs, t->frees,
+		    t->frees_unknown, t->kfree_null);
+		fprintf(f, "Allocated again with no free recorded: %" PRIu64
+		    "\n", t->realloc_live);
+		fprintf(f, "Still allocated at the end: %" PRIu64 " objects, %"
+		    PRIu64 " bytes\n", t->live, t->live_bytes);
+
+		fprintf(f, "\nMISUSE\n======\n");
+		for (int k = 0; k < MISUSE_NKINDS; k++) {
+			const struct kmem_misuse *m = &st->misuse[k];
+
+			fprintf(f, "%s: %" PRIu64 "\n", misuse_text[k],
+			    m->count);
+			for (uint64_t i = 0; i < m->count &&
+			    i < KMEM_MISUSE_EXAMPLES; i++)
+				example_text(f, st, &m->example[i], k);
+		}
+	}
+	if (page) {
+		fprintf(f, "\nSUMMARY (page allocator)\n"
+		    "========================\n");
+		fprintf(f, "Total allocation requests     : %12" PRIu64
+		    "   [ %12" PRIu64 " KB ]\n", t->page_allocs,
+		    t->page_bytes_alloc / 1024);
+		fprintf(f, "Total free requests           : %12" PRIu64 "\n",
+		    t->page_frees);
+		fprintf(f, "Total alloc+freed requests    : %12" PRIu64
+		    "   [ %12" PRIu64 " KB ]\n", t->page_alloc_freed,
+		    t->page_bytes_freed / 1024);
+		fprintf(f, "Total alloc-only requests     : %12" PRIu64 "\n",
+		    t->page_allocs - t->page_alloc_fail - t->page_alloc_freed);
+		fprintf(f, "Total free-only requests      : %12" PRIu64 "\n",
+		    t->page_free_unknown);
+		fprintf(f, "Total allocation failures     : %12" PRIu64 "\n",
+		    t->page_alloc_fail);
+	}
+}
+
+static struct json_object *
+source_json(const struct kt_source *src, const struct kmem_stats *st)
+{
+	const struct kt_facts *k = &src->facts;
+	struct json_object *o = tool_json_new(json_type_object);
+
+	tool_json_set(o, "kind", json_object_new_string(src->kind));
+	if (k->kernel[0] != '\0') {
+		tool_json_set(o, "kernel", json_object_new_string(k->kernel));
+		tool_json_set(o, "architecture",
+		    json_object_new_string(k->architecture));
+	}
+	tool_json_set(o, "cpus", tool_json_uint((uint64_t)src->ncpus));
+	if (k->clock[0] != '\0')
+		tool_json_set(o, "trace-clock", json_object_new_string(k->clock));
+	if (k->command[0] != '\0')
+		tool_json_set(o, "command", json_object_new_string(k->command));
+	tool_json_set(o, "state", json_object_new_string(k->state));
+	tool_json_set(o, "partial", json_object_new_boolean(k->partial));
+	tool_json_set(o, "events", tool_json_uint(st->totals.events));
+	tool_json_set(o, "duration-ns", tool_json_uint(st->totals.events == 0 ?
+	    0 : st->totals.last_ts - st->totals.first_ts));
+	return (o);
+}
+
+static struct json_object *
+summary_json(const struct kmem_stats *st)
+{
+	const struct kmem_totals *t = &st->totals;
+	struct json_object *o = tool_json_new(json_type_object);
+
+	tool_json_set(o, "bytes-requested", tool_json_uint(t->bytes_req));
+	tool_json_set(o, "bytes-allocated", tool_json_uint(t->bytes_alloc));
+	tool_json_set(o, "bytes-freed", tool_json_uint(t->bytes_freed));
+	tool_json_set(o, "bytes-net", json_object_new_int64(
+	    (int64_t)(t->bytes_alloc - t->bytes_freed)));
+	tool_json_set(o, "bytes-wasted", tool_json_uint(t->bytes_alloc -
+	    t->bytes_req));
+	tool_json_set(o, "fragmentation-percent", json_object_new_double(
+	    percent(t->bytes_alloc - t->bytes_req, t->bytes_alloc)));
+	tool_json_stat(o, "cross-node-allocations", t->cross_node,
+	    st->src->facts.cpu_node != NULL);
+	tool_json_set(o, "allocations", tool_json_uint(t->allocs));
+	tool_json_set(o, "frees", tool_json_uint(t->frees));
+	tool_json_set(o, "frees-matched", tool_json_uint(t->frees_matched));
+	tool_json_set(o, "cross-cpu-frees", tool_json_uint(t->cross_cpu_frees));
+	tool_json_set(o, "frees-before-recording",
+	    tool_json_uint(t->frees_unknown));
+	tool_json_set(o, "kfree-null", tool_json_uint(t->kfree_null));
+	tool_json_set(o, "allocated-again-without-free",
+	    tool_json_uint(t->realloc_live));
+	tool_json_set(o, "live-objects", tool_json_uint(t->live));
+	tool_json_set(o, "live-bytes", tool_json_uint(t->live_bytes));
+	tool_json_set(o, "page-allocations", tool_json_uint(t->page_allocs));
+	tool_json_set(o, "page-frees", tool_json_uint(t->page_frees));
+	tool_json_set(o, "page-allocations-freed",
+	    tool_json_uint(t->page_alloc_freed));
+	tool_json_set(o, "page-frees-before-recording",
+	    tool_json_uint(t->page_free_unknown));
+	tool_json_set(o, "page-allocation-failures",
+	    tool_json_uint(t->page_alloc_fail));
+	tool_json_set(o, "page-bytes-allocated",
+	    tool_json_uint(t->page_bytes_alloc));
+	tool_json_set(o, "page-bytes-freed", tool_json_uint(t->page_bytes_freed));
+	return (o);
+}
+
+static struct json_object *
+misuse_json(const struct kmem_stats *st)
+{
+	struct json_object *o = tool_json_new(json_type_object);
+
+	for (int k = 0; k < MISUSE_NKINDS; k++) {
+		const struct kmem_misuse *m = &st->misuse[k];
+		struct json_object *a = tool_json_new(json_type_array);
+		struct json_object *mo = tool_json_new(json_type_object);
+		char site[160], ptr[24];
+
+		tool_json_set(mo, "count", tool_json_uint(m->count));
+		for (uint64_t i = 0; i < m->count && i < KMEM_MISUSE_EXAMPLES;
+		    i++) {
+			const struct kmem_misuse_example *x = &m->example[i];
+			struct json_object *xo = tool_json_new(
+			    json_type_object);
+
+			snprintf(ptr, sizeof(ptr), "%#" PRIx64, x->ptr);
+			tool_json_set(xo, "ptr", json_object_new_string(ptr));
+			report_symbol(st, x->alloc_site, site, sizeof(site));
+			tool_json_set(xo, "alloc-callsite",
+			    json_object_new_string(site));
+			if (k != MISUSE_SHORT) {
+				report_symbol(st, x->free_site, site,
+				    sizeof(site));
+				tool_json_set(xo, "free-callsite",
+				    json_object_new_string(site));
+				tool_json_set(xo, "cpu",
+				    tool_json_uint((uint64_t)x->cpu));
+			}
+			tool_json_set(xo, "bytes-req",
+			    tool_json_uint(x->bytes_req));
+			tool_json_set(xo, "bytes-alloc",
+			    tool_json_uint(x->bytes_alloc));
+			if (json_object_array_add(a, xo) != 0)
+				abort();
+		}
+		tool_json_set(mo, "examples", a);
+		tool_json_set(o, misuse_keys[k], mo);
+	}
+	return (o);
+}
+
+static int
+cmp_pid(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* "12,345": sorted, for the stats' bsearch. */
+static size_t
+parse_pids(const char *arg, int **pids)
+{
+	size_t n = 0;
+	const char *p = arg;
+	char *end;
+
+	free(*pids);
+	if ((*pids = calloc(strlen(arg) / 2 + 1, sizeof(**pids))) == NULL)
+		err(1, "calloc");
+	for (;;) {
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno != 0 || v < 0 || v > INT32_MAX ||
+		    (*end != ',' && *end != '\0'))
+			kmemtrace_usage_error("-p %s: process ids, comma "
+			    "separated", arg);
+		(*pids)[n++] = (int)v;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	qsort(*pids, n, sizeof(**pids), cmp_pid);
+	return (n);
+}
+
+int
+kmemtrace_report(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "caller", no_argument, NULL, OPT_CALLER },
+		{ "alloc", no_argument, NULL, OPT_ALLOC },
+		{ "cache", no_argument, NULL, OPT_CACHE },
+		{ "page", no_argument, NULL, OPT_PAGE },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool want[TABLE_COUNT] = { false }, any = false, slab, page;
+	const char *path = "kmemtrace.data", *sort = NULL, *bad;
+	struct json_object *top = NULL, *body = NULL;
+	enum tool_style style;
+	struct kmem_stats st;
+	struct kt_source src;
+	struct kt_error e;
+	struct tool_out out;
+	long limit = -1;
+	int *pids = NULL, ch;
+	size_t npids = 0;
+	char *end;
+
+	argc = tool_parse_libxo(argc, argv, &style);
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":l:p:s:", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case OPT_CALLER:
+		case OPT_ALLOC:
+		case OPT_CACHE:
+		case OPT_PAGE:
+			want[ch - OPT_CALLER] = any = true;
+			break;
+		case OPT_HELP:
+			printf("%s", report_usage);
+			exit(0);
+		case 'l':
+			errno = 0;
+			limit = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    limit < 0)
+				kmemtrace_usage_error("-l %s: a number of "
+				    "lines", optarg);
+			break;
+		case 'p':
+			npids = parse_pids(optarg, &pids);
+			break;
+		case 's':
+			sort = optarg;
+			break;
+		case ':':
+			kmemtrace_usage_error("option %s needs an argument",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0 && optopt < 0x100)
+				kmemtrace_usage_error("unknown option -%c",
+				    optopt);
+			kmemtrace_usage_error("unknown option %s",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc)
+		kmemtrace_usage_error("unexpected argument %s", argv[optind]);
+	if (!any)
+		want[TABLE_CALLER] = true;
+	for (int t = 0; t < TABLE_COUNT; t++)
+		if (want[t] && sort != NULL &&
+		    (bad = report_sort_check(t, sort)) != NULL)
+			kmemtrace_usage_error("-s %s: --%s tables sort by %s",
+			    bad, t == TABLE_CALLER ? "caller" : t == TABLE_ALLOC ?
+			    "alloc" : t == TABLE_CACHE ? "cache" : "page",
+			    t == TABLE_PAGE ? "order, migtype, gfp, hit, bytes" :
+			    "callsite, ptr, name, bytes, hit, pingpong, frag");
+
+	if (kt_source_open(&src, path, &e) != 0 ||
+	    kmem_stats_init(&st, &src, want[TABLE_ALLOC], &e) != 0)
+		errx(1, "%s", e.msg);
+	st.pids = pids;
+	st.npids = npids;
+	if (kmem_stats_gather(&st, &src, &e) != 0)
+		errx(1, "%s", e.msg);
+	/* What was recorded: by the formats, or for a trace.dat (which has
+	 * every event's) by the events met. */
+	slab = src.formats_recorded ? st.events.have_slab :
+	    st.totals.slab_events > 0;
+	page = src.formats_recorded ? st.events.have_page :
+	    st.totals.page_events > 0;
+	/* A page-only recording's default table is the page one. */
+	if (!any && !slab)
+		want[TABLE_CALLER] = false, want[TABLE_PAGE] = true;
+	if (want[TABLE_PAGE] && !page)
+		errx(1, "%s: no page events were recorded (kmemtrace record "
+		    "-e page)", path);
+	if ((want[TABLE_CALLER] || want[TABLE_ALLOC] || want[TABLE_CACHE]) &&
+	    !slab)
+		errx(1, "%s: no slab events were recorded (kmemtrace record "
+		    "-e slab)", path);
+
+	tool_out_init(&out, style);
+	if (style != STYLE_TEXT) {
+		top = out.json;
+		body = tool_json_set(top, "kmemtrace",
+		    tool_json_new(json_type_object));
+		tool_json_set(body, "source", source_json(&src, &st));
+		tool_json_set(body, "lost", report_loss_json(&src));
+	} else
+		header_text(out.text, &src, &st);
+	for (int t = 0; t < TABLE_COUNT; t++) {
+		const char *keys = sort != NULL ? sort : report_sort_default(t);
+
+		if (!want[t])
+			continue;
+		if (style != STYLE_TEXT)
+			tool_json_set(body, report_table_key(t),
+			    report_table_json(&st, t, keys, limit));
+		else {
+			fputc('\n', out.text);
+			report_table_text(out.text, &st, t, keys, limit);
+		}
+	}
+	if (style != STYLE_TEXT) {
+		tool_json_set(body, "summary", summary_json(&st));
+		if (slab)
+			tool_json_set(body, "misuse", misuse_json(&st));
+	} else
+		summary_text(out.text, &st, slab, page);
+	tool_out_finish(&out);
+	kmem_stats_free(&st);
+	kt_source_close(&src);
+	free(pids);
+	return (0);
+}

@@ -1,0 +1,360 @@
+/*
+ * report_tables.c: the tables.  The slab tables keep perf kmem's columns
+ * (Total_alloc/Per, Total_req/Per, Hit, Ping-pong, Frag) so the two can
+ * be read side by side, with a Freed column, and call sites are never cut
+ * short: the first column is as wide as its longest name.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_tables.h"
+#include "tool_output.h"
+
+#define MIGRATE_DEFAULTS	6
+/* Linux's enum migratetype since 2015 (perf kmem still uses the older). */
+static const char *const migrate_default[MIGRATE_DEFAULTS] = {
+	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
+};
+
+static const char *const table_keys[TABLE_COUNT] = {
+	"callers", "pointers", "caches", "pages",
+};
+
+/* Sort keys: each table's, and its default (perf kmem's). */
+static const struct {
+	const char *keys[8];
+	const char *defaults;
+} sorts[TABLE_COUNT] = {
+	{ { "callsite", "bytes", "hit", "pingpong", "frag", NULL },
+	    "frag,hit,bytes" },
+	{ { "ptr", "callsite", "bytes", "hit", "pingpong", "frag", NULL },
+	    "frag,hit,bytes" },
+	{ { "name", "bytes", "hit", "pingpong", "frag", NULL },
+	    "bytes,hit" },
+	{ { "order", "migtype", "gfp", "hit", "bytes", NULL },
+	    "bytes,hit" },
+};
+
+const char *
+report_table_key(enum report_table t)
+{
+	return (table_keys[t]);
+}
+
+const char *
+report_sort_default(enum report_table t)
+{
+	return (sorts[t].defaults);
+}
+
+const char *
+report_sort_check(enum report_table t, const char *keys)
+{
+	static char bad[64];
+	const char *p = keys;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		bool ok = false;
+
+		for (size_t i = 0; sorts[t].keys[i] != NULL; i++)
+			if (strlen(sorts[t].keys[i]) == len &&
+			    strncmp(sorts[t].keys[i], p, len) == 0)
+				ok = true;
+		if (!ok) {
+			snprintf(bad, sizeof(bad), "%.*s", (int)len, p);
+			return (bad);
+		}
+		if (p[len] == '\0')
+			return (NULL);
+		p += len + 1;
+	}
+}
+
+void
+report_symbol(const struct kmem_stats *st, uint64_t addr, char *buf,
+    size_t len)
+{
+	struct tep_handle *tep = st->events.tep;
+	const char *name = tep_find_function(tep, addr);
+	uint64_t start;
+
+	if (name == NULL) {
+		snprintf(buf, len, "%#" PRIx64, addr);
+		return;
+	}
+	start = tep_find_function_address(tep, addr);
+	snprintf(buf, len, "%s+%#" PRIx64, name, addr - start);
+}
+
+void
+report_migratetype(const struct kmem_stats *st, int type, char *buf,
+    size_t len)
+{
+	const struct kt_facts *f = &st->src->facts;
+
+	if (f->nmigratetypes > 0 && type >= 0 && type < f->nmigratetypes)
+		snprintf(buf, len, "%s", f->migratetypes[type]);
+	else if (f->nmigratetypes == 0 && type >= 0 && type < 4)
+		/* The first four have not moved since 2015; CMA may not be. */
+		snprintf(buf, len, "%s", migrate_default[type]);
+	else
+		snprintf(buf, len, "type-%d", type);
+}
+
+/* One row of any table, with what sorting and printing need. */
+struct row {
+	const struct kmem_row *slab;
+	const struct kmem_page_row *page;
+	char		 name[160];	/* call site, pointer, cache */
+	char		 migtype[24];
+	double		 frag;
+};
+
+static double
+frag(const struct kmem_row *r)
+{
+	return (r->bytes_alloc == 0 ? 0.0 :
+	    100.0 - 100.0 * (double)r->bytes_req / (double)r->bytes_alloc);
+}
+
+static int
+cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a < b ? -1 : a > b);
+}
+
+/* The sort: the keys in turn, numbers largest first, names A to Z. */
+
+static int
+cmp_key(const struct row *a, const struct row *b, const char *k, size_t len)
+{
+#define IS(s)	(strlen(s) == len && strncmp(k, s, len) == 0)
+	if (a->page != NULL) {
+		if (IS("order"))
+			return (cmp_u64(a->page->order, b->page->order));
+		if (IS("migtype"))
+			return (a->page->migratetype - b->page->migratetype);
+		if (IS("gfp"))
+			return (cmp_u64(a->page->gfp_flags,
+			    b->page->gfp_flags));
+		if (IS("hit"))
+			return (-cmp_u64(a->page->hits, b->page->hits));
+		return (-cmp_u64(a->page->pages, b->page->pages));
+	}
+	if (IS("callsite") || IS("ptr"))
+		return (cmp_u64(a->slab->key, b->slab->key));
+	if (IS("name"))
+		return (strcmp(a->name, b->name));
+	if (IS("bytes"))
+		return (-cmp_u64(a->slab->bytes_alloc, b->slab->bytes_alloc));
+	if (IS("hit"))
+		return (-cmp_u64(a->slab->hits, b->slab->hits));
+	if (IS("pingpong"))
+		return (-cmp_u64(a->slab->pingpong, b->slab->pingpong));
+	return (a->frag < b->frag ? 1 : a->frag > b->frag ? -1 : 0);
+#undef IS
+}
+
+static int
+cmp_rows(const void *pa, const void *pb, void *keys)
+{
+	const struct row *a = pa, *b = pb;
+	const char *k = keys;
+	int c;
+
+	for (;;) {
+		size_t len = strcspn(k, ",");
+
+		if ((c = cmp_key(a, b, k, len)) != 0)
+			return (c);
+		if (k[len] == '\0')
+			break;
+		k += len + 1;
+	}
+	/* A total order whatever the keys: the output is stable. */
+	if (a->page != NULL) {
+		if ((c = cmp_u64(a->page->order, b->page->order)) != 0 ||
+		    (c = a->page->migratetype - b->page->migratetype) != 0)
+			return (c);
+		return (cmp_u64(a->page->gfp_flags, b->page->gfp_flags));
+	}
+	return (strcmp(a->name, b->name) != 0 ? strcmp(a->name, b->name) :
+	    cmp_u64(a->slab->key, b->slab->key));
+}
+
+/* The table's rows, named and sorted; *n of them after -l. */
+static struct row *
+make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
+    long limit, size_t *n)
+{
+	const struct kmem_row *slab = t == TABLE_CALLER ? st->sites :
+	    t == TABLE_ALLOC ? st->ptrs : st->caches;
+	size_t count = t == TABLE_CALLER ? st->nsites : t == TABLE_ALLOC ?
+	    st->nptrs : t == TABLE_CACHE ? st->ncaches : st->npages;
+	struct row *rows;
+
+	if ((rows = calloc(count + 1, sizeof(*rows))) == NULL)
+		abort();	/* the report is useless without them */
+	for (size_t i = 0; i < count; i++) {
+		struct row *r = &rows[i];
+
+		if (t == TABLE_PAGE) {
+			r->page = &st->pages[i];
+			report_migratetype(st, r->page->migratetype,
+			    r->migtype, sizeof(r->migtype));
+			continue;
+		}
+		r->slab = &slab[i];
+		r->frag = frag(r->slab);
+		if (t == TABLE_CALLER)
+			report_symbol(st, r->slab->key, r->name,
+			    sizeof(r->name));
+		else if (t == TABLE_ALLOC)
+			snprintf(r->name, sizeof(r->name), "%#" PRIx64,
+			    r->slab->key);
+		else
+			snprintf(r->name, sizeof(r->name), "%s", r->slab->name);
+	}
+	qsort_r(rows, count, sizeof(*rows), cmp_rows, (void *)keys);
+	*n = limit >= 0 && (size_t)limit < count ? (size_t)limit : count;
+	return (rows);
+}
+
+static void
+rule(FILE *f, int width)
+{
+	for (int i = 0; i < width; i++)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+static void
+slab_text(FILE *f, const struct row *rows, size_t n, const char *heading)
+{
+	int w = (int)strlen(heading), total;
+	char alloc[48], req[48];
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(rows[i].name) > w)
+			w = (int)strlen(rows[i].name);
+	total = 1 + w + 99;
+	rule(f, total);
+	fprintf(f, " %-*s | %-20s | %-20s | %10s | %10s | %10s | %8s\n", w,
+	    heading, "Total_alloc/Per", "Total_req/Per", "Hit", "Freed",
+	    "Ping-pong", "Frag");
+	rule(f, total);
+	for (size_t i = 0; i < n; i++) {
+		const struct kmem_row *r = rows[i].slab;
+
+		snprintf(alloc, sizeof(alloc), "%" PRIu64 "/%" PRIu64,
+		    r->bytes_alloc, r->hits ? r->bytes_alloc / r->hits : 0);
+		snprintf(req, sizeof(req), "%" PRIu64 "/%" PRIu64,
+		    r->bytes_req, r->hits ? r->bytes_req / r->hits : 0);
+		fprintf(f, " %-*s | %20s | %20s | %10" PRIu64 " | %10" PRIu64
+		    " | %10" PRIu64 " | %7.3f%%\n", w, rows[i].name, alloc, req,
+		    r->hits, r->frees, r->pingpong, rows[i].frag);
+	}
+	rule(f, total);
+}
+
+static void
+page_text(FILE *f, const struct row *rows, size_t n, int page_shift)
+{
+	int w = 9;
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(rows[i].page->gfp_names) > w)
+			w = (int)strlen(rows[i].page->gfp_names);
+	rule(f, 60 + w);
+	fprintf(f, " %16s | %10s | %5s | %-11s | %-*s\n", "Total_alloc (KB)",
+	    "Hits", "Order", "Mig.type", w, "GFP flags");
+	rule(f, 60 + w);
+	for (size_t i = 0; i < n; i++) {
+		const struct kmem_page_row *p = rows[i].page;
+
+		fprintf(f, " %16" PRIu64 " | %10" PRIu64 " | %5u | %-11s | "
+		    "%s\n", (p->pages << page_shift) / 1024, p->hits, p->order,
+		    rows[i].migtype, p->gfp_names);
+	}
+	rule(f, 60 + w);
+}
+
+void
+report_table_text(FILE *f, const struct kmem_stats *st, enum report_table t,
+    const char *keys, long limit)
+{
+	static const char *const headings[] = { "Callsite", "Alloc Ptr",
+	    "Cache" };
+	struct row *rows;
+	size_t n;
+
+	rows = make_rows(st, t, keys, limit, &n);
+	if (t == TABLE_PAGE)
+		page_text(f, rows, n, st->page_shift);
+	else
+		slab_text(f, rows, n, headings[t]);
+	free(rows);
+}
+
+struct json_object *
+report_table_json(const struct kmem_stats *st, enum report_table t,
+    const char *keys, long limit)
+{
+	struct json_object *a = tool_json_new(json_type_array);
+	struct row *rows;
+	size_t n;
+
+	rows = make_rows(st, t, keys, limit, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = tool_json_new(json_type_object);
+		const struct kmem_row *r = rows[i].slab;
+		const struct kmem_page_row *p = rows[i].page;
+		char addr[24];
+
+		if (p != NULL) {
+			tool_json_set(o, "order", tool_json_uint(p->order));
+			tool_json_set(o, "migratetype",
+			    json_object_new_string(rows[i].migtype));
+			tool_json_set(o, "gfp-flags",
+			    json_object_new_string(p->gfp_names));
+			tool_json_set(o, "gfp-value",
+			    tool_json_uint(p->gfp_flags));
+			tool_json_set(o, "hits", tool_json_uint(p->hits));
+			tool_json_set(o, "pages", tool_json_uint(p->pages));
+			tool_json_set(o, "bytes", tool_json_uint(p->pages <<
+			    st->page_shift));
+		} else {
+			if (t == TABLE_CACHE)
+				tool_json_set(o, "name",
+				    json_object_new_string(rows[i].name));
+			else {
+				snprintf(addr, sizeof(addr), "%#" PRIx64,
+				    r->key);
+				if (t == TABLE_CALLER)
+					tool_json_set(o, "callsite",
+					    json_object_new_string(
+					    rows[i].name));
+				tool_json_set(o, t == TABLE_CALLER ?
+				    "address" : "ptr",
+				    json_object_new_string(addr));
+			}
+			tool_json_set(o, "bytes-alloc",
+			    tool_json_uint(r->bytes_alloc));
+			tool_json_set(o, "bytes-req",
+			    tool_json_uint(r->bytes_req));
+			tool_json_set(o, "hits", tool_json_uint(r->hits));
+			tool_json_set(o, "frees", tool_json_uint(r->frees));
+			tool_json_set(o, "pingpong",
+			    tool_json_uint(r->pingpong));
+			tool_json_set(o, "frag-percent",
+			    json_object_new_double(rows[i].frag));
+		}
+		if (json_object_array_add(a, o) != 0)
+			abort();
+	}
+	free(rows);
+	return (a);
+}

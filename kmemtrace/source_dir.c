@@ -1,0 +1,705 @@
+/*
+ * source_dir.c: a recording directory (recording.h) as a source.  Every
+ * file is data from elsewhere: read with a size limit, checked before a
+ * library sees it; the per-CPU page files are streamed a batch of pages
+ * at a time, so memory does not grow with the recording.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+
+#include "page_check.h"
+#include "recording.h"
+#include "source.h"
+#include "text_check.h"
+
+#define BATCH_BYTES	(256 * 1024)	/* read per CPU at a time */
+#define MAX_SMALL	(64 * 1024)
+#define MAX_KALLSYMS	(256 * 1024 * 1024)
+#define MAX_CMDLINES	(16 * 1024 * 1024)
+#define MAX_FORMATS	64
+
+struct cpu_stream {
+	int		 cpu;
+	int		 fd;
+	uint64_t	 npages, page;	/* pages in the file; next to load */
+	uint8_t		*batch;
+	size_t		 batch_pages, batch_at;
+	struct kbuffer	*kbuf;
+	/* The current record, when have. */
+	bool		 have;
+	uint64_t	 ts;
+	void		*data;
+	size_t		 size;
+};
+
+struct recording {
+	char		*path;
+	int		 dir;
+	struct page_format format;
+	struct cpu_stream *cpus;
+	struct cpu_stream **heap;
+	int		 nheap;
+};
+
+/*
+ * A whole small file, NUL-terminated; a regular file no bigger than max.
+ * ENOENT is told apart: some files are optional.
+ */
+static int
+read_file(struct recording *r, const char *name, size_t max, char **out,
+    size_t *len, struct kt_error *e)
+{
+	struct stat st;
+	char *buf;
+	size_t have = 0;
+	int fd;
+
+	*out = NULL;
+	if ((fd = openat(r->dir, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) <
+	    0) {
+		if (errno == ENOENT)
+			return (1);
+		return (kt_fail(e, "%s/%s: %s", r->path, name,
+		    strerror(errno)));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size > max) {
+		close(fd);
+		return (kt_fail(e, "%s/%s: %s", r->path, name,
+		    S_ISREG(st.st_mode) ? "too large" : "not a regular file"));
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		return (kt_fail(e, "out of memory"));
+	}
+	while (have < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + have, (size_t)st.st_size - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+	}
+	close(fd);
+	if (have != (size_t)st.st_size) {
+		free(buf);
+		return (kt_fail(e, "%s/%s: changed while it was read", r->path,
+		    name));
+	}
+	buf[have] = '\0';
+	if (memchr(buf, '\0', have) != NULL) {
+		free(buf);
+		return (kt_fail(e, "%s/%s: not text", r->path, name));
+	}
+	*out = buf;
+	if (len != NULL)
+		*len = have;
+	return (0);
+}
+
+/* "key: value" of the machine file, or NULL. */
+static const char *
+machine_value(char *text, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (char *line = text; line != NULL && *line != '\0';) {
+		char *nl = strchr(line, '\n');
+		size_t llen = nl != NULL ? (size_t)(nl - line) : strlen(line);
+
+		if (llen > klen + 1 && strncmp(line, key, klen) == 0 &&
+		    line[klen] == ':' && line[klen + 1] == ' ') {
+			size_t vlen = llen - klen - 2;
+
+			if (vlen >= len)
+				vlen = len - 1;
+			memcpy(buf, line + klen + 2, vlen);
+			buf[vlen] = '\0';
+			return (buf);
+		}
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	return (NULL);
+}
+
+static int
+machine_number(char *text, const char *key, long min, long max, long *v,
+    struct recording *r, struct kt_error *e)
+{
+	char buf[32], *end;
+
+	if (machine_value(text, key, buf, sizeof(buf)) == NULL)
+		return (kt_fail(e, "%s/machine: no %s", r->path, key));
+	errno = 0;
+	*v = strtol(buf, &end, 10);
+	if (buf[0] == '\0' || *end != '\0' || errno != 0 || *v < min ||
+	    *v > max)
+		return (kt_fail(e, "%s/machine: %s %s is not from %ld to %ld",
+		    r->path, key, buf, min, max));
+	return (0);
+}
+
+static int
+read_machine(struct kt_source *src, struct recording *r, struct kt_error *e)
+{
+	struct kt_facts *f = &src->facts;
+	char *text, order[16];
+	long v;
+
+	if (read_file(r, RECORDING_MACHINE, MAX_SMALL, &text, NULL, e) != 0) {
+		if (text == NULL && e->msg[0] == '\0')
+			kt_fail(e, "%s: not a kmemtrace recording (no machine "
+			    "file)", r->path);
+		return (-1);
+	}
+	if (strncmp(text, RECORDING_MAGIC "\n", strlen(RECORDING_MAGIC) + 1)
+	    != 0) {
+		free(text);
+		return (kt_fail(e, "%s: not a kmemtrace recording", r->path));
+	}
+	if (machine_number(text, "cpus", 1, RECORDING_MAX_CPUS, &v, r, e) != 0)
+		goto bad;
+	src->ncpus = (int)v;
+	if (machine_number(text, "long-size", 4, 8, &v, r, e) != 0)
+		goto bad;
+	if (v != 4 && v != 8) {
+		kt_fail(e, "%s/machine: long-size %ld is not 4 or 8", r->path,
+		    v);
+		goto bad;
+	}
+	f->long_size = (int)v;
+	if (machine_number(text, "sub-buffer-size", 256, 1 << 24, &v, r, e) !=
+	    0)
+		goto bad;
+	if ((v & (v - 1)) != 0) {
+		kt_fail(e, "%s/machine: sub-buffer-size %ld is not a power "
+		    "of two", r->path, v);
+		goto bad;
+	}
+	f->page_size = (int)v;
+	if (machine_value(text, "byte-order", order, sizeof(order)) == NULL ||
+	    (strcmp(order, "little") != 0 && strcmp(order, "big") != 0)) {
+		kt_fail(e, "%s/machine: byte-order is not little or big",
+		    r->path);
+		goto bad;
+	}
+	f->big_endian = strcmp(order, "big") == 0;
+	if (machine_value(text, "state", f->state, sizeof(f->state)) == NULL)
+		strlcpy(f->state, "unknown", sizeof(f->state));
+	/* Only a recorder that finished writes "complete". */
+	f->partial = strcmp(f->state, RECORDING_COMPLETE) != 0;
+	if (f->partial && strncmp(f->state, "recording", 9) == 0)
+		snprintf(f->state, sizeof(f->state), "%s",
+		    "partial: the recorder did not finish");
+	machine_value(text, "kernel", f->kernel, sizeof(f->kernel));
+	machine_value(text, "architecture", f->architecture,
+	    sizeof(f->architecture));
+	machine_value(text, "trace-clock", f->clock, sizeof(f->clock));
+	machine_value(text, "command", f->command, sizeof(f->command));
+	free(text);
+	return (0);
+bad:
+	free(text);
+	return (-1);
+}
+
+static int
+parse_header_page(struct kt_source *src, struct recording *r,
+    struct kt_error *e)
+{
+	char *text;
+	size_t len;
+
+	if (read_file(r, "events/header_page", MAX_SMALL, &text, &len, e) != 0)
+		return (text == NULL && e->msg[0] == '\0' ? kt_fail(e,
+		    "%s/events/header_page: missing", r->path) : -1);
+	if (tep_parse_header_page(src->tep, text, len,
+	    src->facts.long_size) != 0) {
+		free(text);
+		return (kt_fail(e, "%s/events/header_page: not a ring-buffer "
+		    "page description", r->path));
+	}
+	free(text);
+	if (tep_get_sub_buffer_size(src->tep) != src->facts.page_size ||
+	    tep_get_header_page_size(src->tep) != src->facts.long_size)
+		return (kt_fail(e, "%s/events/header_page: does not describe "
+		    "%d-byte pages with a %d-byte commit word", r->path,
+		    src->facts.page_size, src->facts.long_size));
+	return (0);
+}
+
+/* Every events/kmem/NAME/format there is; at most MAX_FORMATS. */
+static int
+parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
+{
+	static const char *const names[] = {
+		"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
+		"kmalloc_node", "kmem_cache_alloc_node", "mm_page_alloc",
+		"mm_page_free",
+	};
+	char path[128], *text;
+	size_t len;
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "events/kmem/%s/format", names[i]);
+		switch (read_file(r, path, MAX_SMALL, &text, &len, e)) {
+		case 1:
+			continue;
+		case -1:
+			return (-1);
+		}
+		if (tep_parse_event(src->tep, text, len, "kmem") != 0) {
+			free(text);
+			return (kt_fail(e, "%s/%s: not an event format",
+			    r->path, path));
+		}
+		free(text);
+		found++;
+	}
+	if (found == 0)
+		return (kt_fail(e, "%s: no kmem event formats", r->path));
+	return (0);
+}
+
+static int
+parse_symbols(struct kt_source *src, struct recording *r, struct kt_error *e)
+{
+	char *text;
+	size_t line;
+	int rc;
+
+	if ((rc = read_file(r, "kallsyms", MAX_KALLSYMS, &text, NULL, e)) < 0)
+		return (-1);
+	if (rc == 0) {
+		if ((line = text_check_kallsyms(text)) != 0) {
+			free(text);
+			return (kt_fail(e, "%s/kallsyms: line %zu is not "
+			    "\"address type name [module]\"", r->path, line));
+		}
+		rc = tep_parse_kallsyms(src->tep, text);
+		free(text);
+		if (rc != 0)
+			return (kt_fail(e, "%s/kallsyms: out of memory",
+			    r->path));
+	}
+	if ((rc = read_file(r, "saved_cmdlines", MAX_CMDLINES, &text, NULL,
+	    e)) < 0)
+		return (-1);
+	if (rc == 0) {
+		if ((line = text_check_cmdlines(text)) != 0) {
+			free(text);
+			return (kt_fail(e, "%s/saved_cmdlines: line %zu is not "
+			    "\"pid command\"", r->path, line));
+		}
+		rc = tep_parse_saved_cmdlines(src->tep, text);
+		free(text);
+		if (rc != 0)
+			return (kt_fail(e, "%s/saved_cmdlines: out of memory",
+			    r->path));
+	}
+	return (0);
+}
+
+static int
+parse_migratetypes(struct kt_source *src, struct recording *r,
+    struct kt_error *e)
+{
+	struct kt_facts *f = &src->facts;
+	char *text, *line, *next;
+	int rc;
+
+	if ((rc = read_file(r, "migratetypes", MAX_SMALL, &text, NULL, e)) !=
+	    0)
+		return (rc < 0 ? -1 : 0);
+	for (line = strtok_r(text, "\n", &next); line != NULL;
+	    line = strtok_r(NULL, "\n", &next)) {
+		if (f->nmigratetypes == 8 || !text_is_word(line,
+		    sizeof(f->migratetypes[0]))) {
+			free(text);
+			return (kt_fail(e, "%s/migratetypes: not up to 8 "
+			    "names, one a line", r->path));
+		}
+		strlcpy(f->migratetypes[f->nmigratetypes++], line,
+		    sizeof(f->migratetypes[0]));
+	}
+	free(text);
+	return (0);
+}
+
+/* "cpu node" lines: each CPU's NUMA node, for cross-node allocations. */
+static int
+parse_cpu_nodes(struct kt_source *src, struct recording *r,
+    struct kt_error *e)
+{
+	char *text, *line, *next;
+	int cpu, node, n, rc;
+
+	if ((rc = read_file(r, "cpu-nodes", MAX_SMALL, &text, NULL, e)) != 0)
+		return (rc < 0 ? -1 : 0);
+	if ((src->facts.cpu_node = calloc((size_t)src->ncpus,
+	    sizeof(int))) == NULL) {
+		free(text);
+		return (kt_fail(e, "out of memory"));
+	}
+	for (line = strtok_r(text, "\n", &next); line != NULL;
+	    line = strtok_r(NULL, "\n", &next)) {
+		if (sscanf(line, "%d %d%n", &cpu, &node, &n) != 2 ||
+		    line[n] != '\0' || cpu < 0 || cpu >= src->ncpus ||
+		    node < 0 || node > 1 << 16) {
+			free(text);
+			return (kt_fail(e, "%s/cpu-nodes: not \"cpu node\" "
+			    "lines for CPUs below %d", r->path, src->ncpus));
+		}
+		src->facts.cpu_node[cpu] = node;
+	}
+	free(text);
+	return (0);
+}
+
+/* stats/cpuN: what the kernel counted as lost on that CPU. */
+static int
+parse_stats(struct kt_source *src, struct recording *r, int cpu,
+    struct kt_error *e)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "overrun: ", offsetof(struct kt_loss, overrun) },
+		{ "commit overrun: ", offsetof(struct kt_loss, commit_overrun) },
+		{ "dropped events: ", offsetof(struct kt_loss, dropped) },
+	};
+	struct kt_loss *l = &src->loss[cpu];
+	char name[32], *text, *line, *next, *end;
+	int rc;
+
+	l->overrun = l->commit_overrun = l->dropped = KT_UNKNOWN;
+	snprintf(name, sizeof(name), "stats/cpu%d", cpu);
+	if ((rc = read_file(r, name, MAX_SMALL, &text, NULL, e)) != 0)
+		return (rc < 0 ? -1 : 0);	/* absent: unknown */
+	for (line = strtok_r(text, "\n", &next); line != NULL;
+	    line = strtok_r(NULL, "\n", &next)) {
+		for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+			uint64_t *v = (uint64_t *)((char *)l + keys[i].off);
+			size_t klen = strlen(keys[i].key);
+
+			if (strncmp(line, keys[i].key, klen) != 0)
+				continue;
+			errno = 0;
+			*v = strtoull(line + klen, &end, 10);
+			if (!isdigit((unsigned char)line[klen]) ||
+			    *end != '\0' || errno != 0 || *v == KT_UNKNOWN) {
+				free(text);
+				return (kt_fail(e, "%s/%s: %s is not a count",
+				    r->path, name, line));
+			}
+		}
+	}
+	free(text);
+	return (0);
+}
+
+static int
+open_cpus(struct kt_source *src, struct recording *r, struct kt_error *e)
+{
+	size_t page = (size_t)src->facts.page_size;
+	char name[32];
+	struct stat st;
+
+	r->format = (struct page_format){ .page_size = page,
+	    .long_size = src->facts.long_size,
+	    .big_endian = src->facts.big_endian };
+	if ((r->cpus = calloc((size_t)src->ncpus, sizeof(*r->cpus))) == NULL ||
+	    (r->heap = calloc((size_t)src->ncpus, sizeof(*r->heap))) == NULL)
+		return (kt_fail(e, "out of memory"));
+	for (int cpu = 0; cpu < src->ncpus; cpu++)
+		r->cpus[cpu].fd = -1;
+	for (int cpu = 0; cpu < src->ncpus; cpu++) {
+		struct cpu_stream *s = &r->cpus[cpu];
+
+		s->cpu = cpu;
+		snprintf(name, sizeof(name), "cpu%d.raw", cpu);
+		if ((s->fd = openat(r->dir, name, O_RDONLY | O_NONBLOCK |
+		    O_CLOEXEC)) < 0)
+			return (kt_fail(e, "%s/%s: %s", r->path, name,
+			    strerror(errno)));
+		if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+			return (kt_fail(e, "%s/%s: not a regular file",
+			    r->path, name));
+		/* A partial recording may end inside a page: that one goes. */
+		if ((uint64_t)st.st_size % page != 0 && !src->facts.partial)
+			return (kt_fail(e, "%s/%s: cut inside a page (%llu "
+			    "bytes past its last whole page)", r->path, name,
+			    (unsigned long long)((uint64_t)st.st_size %
+			    page)));
+		s->npages = (uint64_t)st.st_size / page;
+		s->batch_pages = BATCH_BYTES / page > 0 ? BATCH_BYTES / page : 1;
+		if ((s->batch = malloc(s->batch_pages * page)) == NULL ||
+		    (s->kbuf = kbuffer_alloc(src->facts.long_size == 8 ?
+		    KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4, src->facts.big_endian ?
+		    KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)) == NULL)
+			return (kt_fail(e, "out of memory"));
+		s->batch_at = s->batch_pages;	/* empty */
+		if (parse_stats(src, r, cpu, e) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The next page of s into its kbuffer, checked first.  0: loaded; 1: no
+ * more pages.
+ */
+static int
+next_page(struct kt_source *src, struct recording *r, struct cpu_stream *s,
+    struct kt_error *e)
+{
+	size_t page = r->format.page_size;
+	struct page_info info;
+	const char *why;
+	uint8_t *p;
+
+	if (s->page == s->npages)
+		return (1);
+	if (s->batch_at == s->batch_pages) {
+		uint64_t left = s->npages - s->page;
+		size_t want = (left < s->batch_pages ? (size_t)left :
+		    s->batch_pages) * page, have = 0;
+		off_t at = (off_t)(s->page * page);
+
+		while (have < want) {
+			ssize_t n = pread(s->fd, s->batch + have, want - have,
+			    at + (off_t)have);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return (kt_fail(e, "%s/cpu%d.raw: %s", r->path,
+				    s->cpu, n < 0 ? strerror(errno) :
+				    "changed while it was read"));
+			have += (size_t)n;
+		}
+		/* Place the batch so its last page is at batch_pages - 1. */
+		s->batch_at = s->batch_pages - want / page;
+		if (s->batch_at != 0)
+			memmove(s->batch + s->batch_at * page, s->batch, want);
+	}
+	p = s->batch + s->batch_at * page;
+	if (page_check(&r->format, p, &info, &why) != 0)
+		return (kt_fail(e, "%s/cpu%d.raw: page %llu: %s", r->path,
+		    s->cpu, (unsigned long long)s->page, why));
+	if (info.missed) {
+		struct kt_loss *l = &src->loss[s->cpu];
+
+		l->missed_pages++;
+		if (info.missed_stored)
+			l->missed_events += info.missed_count;
+		else
+			l->missed_uncounted = true;
+	}
+	s->batch_at++;
+	s->page++;
+	if (kbuffer_load_subbuffer(s->kbuf, p) != 0)
+		return (kt_fail(e, "%s/cpu%d.raw: page %llu: unreadable",
+		    r->path, s->cpu, (unsigned long long)(s->page - 1)));
+	return (0);
+}
+
+/* s's next record, across pages; s->have false at its end. */
+static int
+advance(struct kt_source *src, struct recording *r, struct cpu_stream *s,
+    bool first, struct kt_error *e)
+{
+	unsigned long long ts;
+	void *data;
+	int rc;
+
+	data = first ? NULL : kbuffer_next_event(s->kbuf, &ts);
+	while (data == NULL) {
+		if ((rc = next_page(src, r, s, e)) != 0) {
+			s->have = false;
+			return (rc < 0 ? -1 : 0);
+		}
+		data = kbuffer_read_event(s->kbuf, &ts);
+	}
+	s->have = true;
+	s->ts = ts;
+	s->data = data;
+	s->size = (size_t)kbuffer_event_size(s->kbuf);
+	return (0);
+}
+
+/* The heap's order: time, then CPU (as libtracecmd merges). */
+static bool
+before(const struct cpu_stream *a, const struct cpu_stream *b)
+{
+	return (a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu));
+}
+
+static void
+sift_down(struct recording *r, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+
+		if (l < r->nheap && before(r->heap[l], r->heap[m]))
+			m = l;
+		if (l + 1 < r->nheap && before(r->heap[l + 1], r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		struct cpu_stream *t = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+static int
+recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
+    struct kt_error *e)
+{
+	struct recording *r = src->impl;
+	struct kt_record rec;
+	int rc;
+
+	r->nheap = 0;
+	for (int cpu = 0; cpu < src->ncpus; cpu++) {
+		if (advance(src, r, &r->cpus[cpu], true, e) != 0)
+			return (-1);
+		if (r->cpus[cpu].have)
+			r->heap[r->nheap++] = &r->cpus[cpu];
+	}
+	for (int i = r->nheap / 2 - 1; i >= 0; i--)
+		sift_down(r, i);
+	while (r->nheap > 0) {
+		struct cpu_stream *s = r->heap[0];
+
+		rec = (struct kt_record){ .cpu = s->cpu, .ts = s->ts,
+		    .data = s->data, .size = s->size };
+		if ((rc = fn(&rec, arg)) != 0)
+			return (rc);
+		if (advance(src, r, s, false, e) != 0)
+			return (-1);
+		if (!s->have)
+			r->heap[0] = r->heap[--r->nheap];
+		sift_down(r, 0);
+	}
+	return (0);
+}
+
+static void
+recording_close(struct kt_source *src)
+{
+	struct recording *r = src->impl;
+
+	if (r == NULL)
+		return;
+	for (int cpu = 0; r->cpus != NULL && cpu < src->ncpus; cpu++) {
+		if (r->cpus[cpu].fd >= 0)
+			close(r->cpus[cpu].fd);
+		free(r->cpus[cpu].batch);
+		if (r->cpus[cpu].kbuf != NULL)
+			kbuffer_free(r->cpus[cpu].kbuf);
+	}
+	free(r->cpus);
+	free(r->heap);
+	if (r->dir >= 0)
+		close(r->dir);
+	free(r->path);
+	free(r);
+	src->impl = NULL;
+}
+
+static const struct kt_source_ops recording_ops = {
+	.each = recording_each,
+	.close = recording_close,
+};
+
+int
+kt_recording_open(struct kt_source *src, const char *path,
+    struct kt_error *e)
+{
+	struct recording *r;
+	size_t plen = strlen(path);
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return (kt_fail(e, "out of memory"));
+	src->impl = r;
+	src->ops = &recording_ops;
+	src->kind = "recording";
+	src->formats_recorded = true;
+	r->dir = -1;
+	/* Messages name files under path: no "dir//machine". */
+	while (plen > 1 && path[plen - 1] == '/')
+		plen--;
+	if ((r->path = strndup(path, plen)) == NULL)
+		return (kt_fail(e, "out of memory"));
+	if ((r->dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return (kt_fail(e, "%s: %s", r->path, strerror(errno)));
+	if (read_machine(src, r, e) != 0)
+		return (-1);
+	if ((src->tep = tep_alloc()) == NULL ||
+	    (src->loss = calloc((size_t)src->ncpus, sizeof(*src->loss))) ==
+	    NULL)
+		return (kt_fail(e, "out of memory"));
+	tep_set_file_bigendian(src->tep, src->facts.big_endian ?
+	    TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(src->tep, src->facts.long_size);
+	tep_set_page_size(src->tep, src->facts.page_size);
+	tep_set_cpus(src->tep, src->ncpus);
+	if (parse_header_page(src, r, e) != 0 ||
+	    parse_formats(src, r, e) != 0 ||
+	    parse_symbols(src, r, e) != 0 ||
+	    parse_migratetypes(src, r, e) != 0 ||
+	    parse_cpu_nodes(src, r, e) != 0 ||
+	    open_cpus(src, r, e) != 0)
+		return (-1);
+	return (0);
+}
+
+int
+kt_recording_loss(struct kt_source *src, const char *path, uint64_t *bytes,
+    struct kt_error *e)
+{
+	struct recording *r;
+	int rc = 0;
+
+	memset(src, 0, sizeof(*src));
+	e->msg[0] = '\0';
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return (kt_fail(e, "out of memory"));
+	src->impl = r;
+	src->ops = &recording_ops;
+	r->dir = -1;
+	if ((r->path = strdup(path)) == NULL)
+		return (kt_fail(e, "out of memory"));
+	if ((r->dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return (kt_fail(e, "%s: %s", path, strerror(errno)));
+	if (read_machine(src, r, e) != 0 ||
+	    (src->loss = calloc((size_t)src->ncpus, sizeof(*src->loss))) ==
+	    NULL || open_cpus(src, r, e) != 0)
+		return (e->msg[0] != '\0' ? -1 : kt_fail(e, "out of memory"));
+	*bytes = 0;
+	for (int cpu = 0; cpu < src->ncpus && rc == 0; cpu++) {
+		struct cpu_stream *s = &r->cpus[cpu];
+
+		*bytes += s->npages * (uint64_t)src->facts.page_size;
+		while ((rc = next_page(src, r, s, e)) == 0)
+			;
+		rc = rc < 0 ? -1 : 0;
+	}
+	return (rc);
+}

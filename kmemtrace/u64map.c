@@ -1,0 +1,123 @@
+/*
+ * u64map.c: linear probing, at most half full, backward-shift deletion.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "u64map.h"
+
+#define MIN_SLOTS	64
+
+static size_t
+home(const struct u64map *m, uint64_t key)
+{
+	uint64_t h = (key ^ m->seed) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return ((size_t)(h >> 32 ^ h) & m->mask);
+}
+
+int
+u64map_init(struct u64map *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (getrandom(&m->seed, sizeof(m->seed), GRND_NONBLOCK) !=
+	    (ssize_t)sizeof(m->seed))
+		m->seed = (uint64_t)(uintptr_t)m * 0x2545f4914f6cdd1dULL;
+	if ((m->slots = calloc(MIN_SLOTS, sizeof(*m->slots))) == NULL)
+		return (-1);
+	m->mask = MIN_SLOTS - 1;
+	return (0);
+}
+
+void
+u64map_free(struct u64map *m)
+{
+	free(m->slots);
+	m->slots = NULL;
+}
+
+uint32_t *
+u64map_find(const struct u64map *m, uint64_t key)
+{
+	for (size_t i = home(m, key);; i = (i + 1) & m->mask) {
+		struct u64map_slot *s = &m->slots[i];
+
+		if (!s->used)
+			return (NULL);
+		if (s->key == key)
+			return (&s->value);
+	}
+}
+
+static int
+grow(struct u64map *m)
+{
+	struct u64map_slot *old = m->slots;
+	size_t n = (m->mask + 1) * 2;
+
+	if ((m->slots = calloc(n, sizeof(*m->slots))) == NULL) {
+		m->slots = old;
+		return (-1);
+	}
+	m->mask = n - 1;
+	for (size_t i = 0; i < n / 2; i++) {
+		if (!old[i].used)
+			continue;
+		size_t j = home(m, old[i].key);
+
+		while (m->slots[j].used)
+			j = (j + 1) & m->mask;
+		m->slots[j] = old[i];
+	}
+	free(old);
+	return (0);
+}
+
+uint32_t *
+u64map_insert(struct u64map *m, uint64_t key, bool *made)
+{
+	size_t i;
+
+	if ((m->count + 1) * 2 > m->mask + 1 && grow(m) != 0)
+		return (NULL);
+	for (i = home(m, key); m->slots[i].used; i = (i + 1) & m->mask)
+		if (m->slots[i].key == key) {
+			*made = false;
+			return (&m->slots[i].value);
+		}
+	m->slots[i] = (struct u64map_slot){ .key = key, .used = true };
+	m->count++;
+	*made = true;
+	return (&m->slots[i].value);
+}
+
+void
+u64map_remove(struct u64map *m, uint64_t key)
+{
+	size_t i, j;
+
+	for (i = home(m, key);; i = (i + 1) & m->mask) {
+		if (!m->slots[i].used)
+			return;
+		if (m->slots[i].key == key)
+			break;
+	}
+	/* Shift back each following entry that may live at i. */
+	for (j = i;;) {
+		j = (j + 1) & m->mask;
+		if (!m->slots[j].used)
+			break;
+		size_t h = home(m, m->slots[j].key);
+
+		/* j's home lies cyclically in (i, j]: it stays. */
+		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
+			continue;
+		m->slots[i] = m->slots[j];
+		i = j;
+	}
+	m->slots[i].used = false;
+	m->count--;
+}

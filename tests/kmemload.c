@@ -1,0 +1,50 @@
+/*
+ * kmemload: a fixed kernel-allocation workload, for kmemtrace's live
+ * test and its benchmark.
+ *
+ *	kmemload pipes N	N times pipe() and close() both ends: each
+ *				pipe kmallocs its pipe_inode_info and buffer
+ *				array in alloc_pipe_info, kfrees them in
+ *				free_pipe_info (a dense stream of slab events)
+ *	kmemload procs N	N short-lived processes, each forked, run
+ *				and waited for (a lighter, broader stream)
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int
+main(int argc, char *argv[])
+{
+	long n;
+	char *end;
+
+	if (argc != 3 || (n = strtol(argv[2], &end, 10)) < 0 || *end != '\0')
+		errx(1, "usage: kmemload pipes|procs N");
+	if (strcmp(argv[1], "pipes") == 0) {
+		for (long i = 0; i < n; i++) {
+			int fd[2];
+
+			if (pipe(fd) != 0)
+				err(1, "pipe");
+			close(fd[0]);
+			close(fd[1]);
+		}
+	} else if (strcmp(argv[1], "procs") == 0) {
+		for (long i = 0; i < n; i++) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				err(1, "fork");
+			if (pid == 0)
+				_exit(0);
+			if (waitpid(pid, NULL, 0) != pid)
+				err(1, "waitpid");
+		}
+	} else
+		errx(1, "usage: kmemload pipes|procs N");
+	return (0);
+}
