@@ -36,7 +36,7 @@ TOOL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib -Itool \
 	      -DMEMSTAT_VERSION='"$(VERSION)"'
 # Tests, benchmarks and fuzz targets reach into both.
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) \
-	     -Ilib -Itool
+	     $(TRACE_CFLAGS) -Ilib -Itool
 
 ifeq ($(SANITIZE),1)
 # Undefined behaviour stops the test that met it, not just a line of output.
@@ -166,7 +166,10 @@ check: all $(STREAMTEXT) $(KMEMTEXT) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTAT
 	fuzz/kvm_seed
 	@sh tests/run-tests
 
-bench: all $(BENCHES)
+bench/runcmd: bench/runcmd.c bench/timing.o
+	$(CC) $(ALL_CFLAGS) -o $@ $< bench/timing.o $(LDFLAGS)
+
+bench: all $(BENCHES) bench/runcmd tests/kmemload
 	@sh bench/run-bench
 
 # The core-image benchmark on a full-size dump: boots a QEMU guest (it says
@@ -210,7 +213,7 @@ clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) \
 	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
 	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
-	    $(KMEMTEXT) tests/kmemload \
+	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/tools.h
 	rm -rf fuzz/replay fuzz/replay-obj

@@ -8,7 +8,7 @@
 # Every tool of tools.list has a command-line target.
 FUZZ_CMDLINES = $(addprefix cmdline_,$(subst -,_,$(TOOL_NAMES)))
 FUZZ_TARGETS = stream_uma stream_malloc capture_freebsd linux_tree flat \
-	       kallsyms slub $(FUZZ_CMDLINES)
+	       kallsyms slub recording $(FUZZ_CMDLINES)
 FUZZ_BINS    = $(addprefix fuzz/bin/,$(FUZZ_TARGETS))
 FUZZ_REPLAYS = $(addprefix fuzz/replay/,$(FUZZ_TARGETS))
 
@@ -16,9 +16,9 @@ FUZZ_CC	     = clang
 FUZZ_SAN     = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DEFS    = -D_GNU_SOURCE -DFUZZ_REPO='"$(CURDIR)"' -Ifuzz
 FUZZ_CFLAGS  = $(WARN) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	       $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) -Ilib -Itool \
-	       $(FUZZ_DEFS)
-FUZZ_LIBS    = $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
+	       $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) $(TRACE_CFLAGS) \
+	       -Ilib -Itool $(FUZZ_DEFS)
+FUZZ_LIBS    = $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS) $(TRACE_LIBS)
 
 # The tools' main() and exit paths, made callable (fuzz/tool_shim.h).
 FUZZ_TOOL_SRCS = $(TOOL_SRCS) $(foreach t,$(TOOL_NAMES),$(wildcard $(t)/*.c))

@@ -78,6 +78,8 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->tep = tep;
+	ev->swap = tep_is_file_bigendian(tep) !=
+	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++) {
 		struct tep_event *event = tep_find_event_by_name(tep, "kmem",
 		    known[i].name);
@@ -118,6 +120,15 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 		    find_field(event, "migratetype", true, false,
 		    &d->migratetype, e) != 0))
 			return (-1);
+		/* One check per record: where its last field ends. */
+		const struct kmem_field *all[] = { &d->call_site, &d->ptr,
+		    &d->bytes_req, &d->bytes_alloc, &d->gfp_flags, &d->node,
+		    &d->name, &d->pfn, &d->order, &d->migratetype };
+		for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
+			if (all[k]->size != 0 && (size_t)(all[k]->offset +
+			    all[k]->size) > d->min_size)
+				d->min_size = (size_t)(all[k]->offset +
+				    all[k]->size);
 		if (slab)
 			ev->have_slab = true;
 		else
@@ -131,13 +142,27 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 	return (0);
 }
 
-/* A field's value; the caller checked it lies inside the record. */
-static uint64_t
+/*
+ * A field's value; the caller checked it lies inside the record.  In the
+ * host's byte order it is read here (the common case, once per field of
+ * every event); else by libtraceevent, which swaps.
+ */
+static inline uint64_t
 number(const struct kmem_events *ev, const struct kt_record *rec,
     const struct kmem_field *f)
 {
-	uint64_t v = tep_read_number(ev->tep, (const char *)rec->data +
-	    f->offset, f->size);
+	const char *p = (const char *)rec->data + f->offset;
+	uint64_t v;
+
+	if (!ev->swap) {
+		switch (f->size) {
+		case 8: { uint64_t x; memcpy(&x, p, 8); v = x; break; }
+		case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+		case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+		default: v = (uint8_t)*p; break;
+		}
+	} else
+		v = tep_read_number(ev->tep, p, f->size);
 
 	if (f->is_signed && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
 		v |= ~0ULL << (f->size * 8);
@@ -166,12 +191,8 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 			d = &ev->desc[i];
 	if (d == NULL)
 		return (1);
-	if (!inside(rec, &d->call_site) || !inside(rec, &d->ptr) ||
-	    !inside(rec, &d->bytes_req) || !inside(rec, &d->bytes_alloc) ||
-	    !inside(rec, &d->gfp_flags) || !inside(rec, &d->node) ||
-	    !inside(rec, &d->name) || !inside(rec, &d->pfn) ||
-	    !inside(rec, &d->order) || !inside(rec, &d->migratetype))
-		return (-1);
+	if (rec->size < d->min_size)
+		return (-1);	/* a field would lie past the record */
 	memset(out, 0, sizeof(*out));
 	out->kind = d->kind;
 	out->cpu = rec->cpu;

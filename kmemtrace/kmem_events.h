@@ -55,6 +55,7 @@ struct kmem_field {
 
 struct kmem_events {
 	struct tep_handle *tep;
+	bool		 swap;		/* the recording's byte order is not ours */
 	struct kmem_field type;		/* common_type */
 	struct kmem_field pid;		/* common_pid */
 	struct kmem_event_desc {
@@ -64,6 +65,7 @@ struct kmem_events {
 		struct kmem_field call_site, ptr, bytes_req, bytes_alloc,
 				 gfp_flags, node, name, pfn, order,
 				 migratetype;
+		size_t		 min_size;	/* the fields' end */
 	} desc[KMEM_MAX_EVENTS];
 	int		 ndesc;
 	bool		 have_slab, have_page;

@@ -95,7 +95,7 @@ cache_row(struct kmem_stats *st, const char *name, size_t len)
 		char *copy;
 
 		if (v != NULL) {
-			if (strlen(st->caches[*v].name) == len &&
+			if (st->caches[*v].name_len == len &&
 			    memcmp(st->caches[*v].name, name, len) == 0)
 				return (*v);
 			continue;	/* another name with this hash */
@@ -108,18 +108,27 @@ cache_row(struct kmem_stats *st, const char *name, size_t len)
 			return (NONE);
 		}
 		st->caches[i].name = copy;
+		st->caches[i].name_len = len;
 		return (i);
 	}
 	return (NONE);
 }
 
-/* kmalloc's cache, from the size it gave (its name is not recorded). */
+/*
+ * kmalloc's cache, from the size it gave (its name is not recorded);
+ * remembered by size, as this is every kmalloc event's.
+ */
 static uint32_t
 kmalloc_cache(struct kmem_stats *st, uint64_t bytes_alloc)
 {
 	static const uint64_t sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256,
 	    512, 1024, 2048, 4096, 8192 };
 	char name[32] = "kmalloc-large";
+	uint32_t *v, row;
+	bool made;
+
+	if ((v = u64map_find(&st->kmalloc_map, bytes_alloc)) != NULL)
+		return (*v);
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
 		if (bytes_alloc == sizes[i]) {
@@ -130,7 +139,11 @@ kmalloc_cache(struct kmem_stats *st, uint64_t bytes_alloc)
 				snprintf(name, sizeof(name), "kmalloc-%llu",
 				    (unsigned long long)sizes[i]);
 		}
-	return (cache_row(st, name, strlen(name)));
+	if ((row = cache_row(st, name, strlen(name))) == NONE ||
+	    (v = u64map_insert(&st->kmalloc_map, bytes_alloc, &made)) == NULL)
+		return (NONE);
+	*v = row;
+	return (row);
 }
 
 /* A kmem_cache_alloc without the name field (before 2025). */
@@ -180,11 +193,28 @@ new_object(struct kmem_stats *st)
 	return ((uint32_t)st->nobjects++);
 }
 
-/* obj is freed: a tombstone, the oldest one going when the ring is full. */
-static void
+/*
+ * obj is freed: a tombstone.  The ring grows to TOMBSTONES, then the
+ * oldest goes (its object slot freed, unless reused since).
+ */
+static int
 bury(struct kmem_stats *st, uint32_t i)
 {
-	if (st->ring_count == TOMBSTONES) {
+	if (st->ring_count == st->ring_size && st->ring_size < TOMBSTONES) {
+		size_t n = st->ring_size == 0 ? 4096 : st->ring_size * 2;
+		struct kmem_tombstone *r = calloc(n, sizeof(*r));
+
+		if (r == NULL)
+			return (-1);
+		/* Unrolled into the new ring, oldest first. */
+		for (size_t k = 0; k < st->ring_count; k++)
+			r[k] = st->ring[(st->ring_head + k) % st->ring_size];
+		free(st->ring);
+		st->ring = r;
+		st->ring_head = 0;
+		st->ring_size = n;
+	}
+	if (st->ring_count == st->ring_size) {
 		struct kmem_tombstone t = st->ring[st->ring_head];
 		struct kmem_object *old = &st->objects[t.object];
 
@@ -194,10 +224,11 @@ bury(struct kmem_stats *st, uint32_t i)
 			st->free_object = t.object;
 		}
 		st->ring_count--;
-		st->ring_head = (st->ring_head + 1) % TOMBSTONES;
+		st->ring_head = (st->ring_head + 1) % st->ring_size;
 	}
-	st->ring[(st->ring_head + st->ring_count++) % TOMBSTONES] =
+	st->ring[(st->ring_head + st->ring_count++) % st->ring_size] =
 	    (struct kmem_tombstone){ i, st->objects[i].gen };
+	return (0);
 }
 
 static int
@@ -332,8 +363,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 		if (obj->unnamed_cache) {
 			if (settle_cache(st, obj, ev, e) != 0)
 				return (-1);
-		} else if (strlen(st->caches[obj->cache].name) !=
-		    ev->name_len || memcmp(st->caches[obj->cache].name,
+		} else if (st->caches[obj->cache].name_len != ev->name_len || memcmp(st->caches[obj->cache].name,
 		    ev->name, ev->name_len) != 0)
 			misuse(st, MISUSE_OTHER_CACHE, ev, obj);
 	}
@@ -353,7 +383,8 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	t->live--;
 	t->live_bytes -= obj->bytes_alloc;
 	obj->state = OBJ_FREED;
-	bury(st, *v);
+	if (bury(st, *v) != 0)
+		return (kt_fail(e, "out of memory"));
 	return (0);
 }
 
@@ -440,8 +471,8 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 
 	/* The order is the kernel's: anything past 63 is not a page count. */
 	if (ev->order > 63 - (unsigned)st->page_shift)
-		return (kt_fail(e, "an mm_page_alloc event of order %u",
-		    ev->order));
+		return (kt_fail(e, "%s: cpu%d: an mm_page_alloc event of "
+		    "order %u", st->src->path, ev->cpu, ev->order));
 	pages = 1ULL << ev->order;
 	t->page_allocs++;
 	/* A failed allocation's pfn is -1UL: all ones in a long. */
@@ -526,8 +557,9 @@ one_record(const struct kt_record *rec, void *arg)
 	t->last_ts = rec->ts;
 	rc = kmem_events_decode(&st->events, rec, &ev);
 	if (rc < 0)
-		return (kt_fail(g->e, "cpu%d: an event at %llu is shorter "
-		    "than its format", rec->cpu, (unsigned long long)rec->ts));
+		return (kt_fail(g->e, "%s: cpu%d: an event at %llu is shorter "
+		    "than its format", st->src->path, rec->cpu,
+		    (unsigned long long)rec->ts));
 	if (rc > 0) {
 		t->other_events++;
 		return (0);
@@ -576,7 +608,7 @@ kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 	    u64map_init(&st->gfp_map) != 0 ||
 	    u64map_init(&st->object_map) != 0 ||
 	    u64map_init(&st->pfn_map) != 0 ||
-	    (st->ring = calloc(TOMBSTONES, sizeof(*st->ring))) == NULL)
+	    u64map_init(&st->kmalloc_map) != 0)
 		return (kt_fail(e, "out of memory"));
 	return (0);
 }
@@ -610,5 +642,6 @@ kmem_stats_free(struct kmem_stats *st)
 	u64map_free(&st->gfp_map);
 	u64map_free(&st->object_map);
 	u64map_free(&st->pfn_map);
+	u64map_free(&st->kmalloc_map);
 	free(st->ring);
 }

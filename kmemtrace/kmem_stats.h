@@ -22,6 +22,7 @@ struct kmem_tombstone;
 struct kmem_row {
 	uint64_t	 key;		/* call site or pointer */
 	const char	*name;		/* a cache's name */
+	size_t		 name_len;
 	uint64_t	 bytes_alloc, bytes_req;
 	uint64_t	 hits;		/* allocations */
 	uint64_t	 frees;		/* of allocations seen */
@@ -87,6 +88,7 @@ struct kmem_stats {
 	struct kmem_page_row *pages;
 	size_t		 npages, apages;
 	struct u64map	 site_map, ptr_map, cache_map, page_map, gfp_map;
+	struct u64map	 kmalloc_map;		/* bytes_alloc -> its cache */
 	/* Objects and pages live or freed in the recording. */
 	struct kmem_object *objects;
 	size_t		 nobjects, aobjects;
@@ -94,7 +96,7 @@ struct kmem_stats {
 	struct u64map	 object_map, pfn_map;
 	/* The last frees' objects, kept to see a second free of them. */
 	struct kmem_tombstone *ring;
-	size_t		 ring_head, ring_count;
+	size_t		 ring_head, ring_count, ring_size;
 	char		**gfp_names;
 	size_t		 ngfp, agfp;
 	struct kmem_totals totals;

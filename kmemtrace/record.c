@@ -8,7 +8,9 @@
  * they are blocked in every thread and taken by sigtimedwait(2), so a
  * signal is an ordinary event here, never a handler racing the teardown.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>

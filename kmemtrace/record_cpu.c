@@ -11,7 +11,9 @@
  * never writes, and a full disk shows only as a short count: the loop is
  * here, on the descriptor libtracefs opens.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,7 +1,9 @@
 /*
  * record_meta.c: the recording's descriptions, symbols and facts.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <ctype.h>
 #include <dirent.h>
 #include <endian.h>

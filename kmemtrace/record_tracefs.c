@@ -1,7 +1,9 @@
 /*
  * record_tracefs.c: our instance in tracefs, made and unmade.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

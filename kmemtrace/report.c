@@ -399,9 +399,11 @@ kmemtrace_report(int argc, char *argv[])
 			    t == TABLE_PAGE ? "order, migtype, gfp, hit, bytes" :
 			    "callsite, ptr, name, bytes, hit, pingpong, frag");
 
-	if (kt_source_open(&src, path, &e) != 0 ||
-	    kmem_stats_init(&st, &src, want[TABLE_ALLOC], &e) != 0)
+	if (kt_source_open(&src, path, &e) != 0)
 		errx(1, "%s", e.msg);
+	/* What the events say is wrong is said of the recording. */
+	if (kmem_stats_init(&st, &src, want[TABLE_ALLOC], &e) != 0)
+		errx(1, "%s: %s", path, e.msg);
 	st.pids = pids;
 	st.npids = npids;
 	if (kmem_stats_gather(&st, &src, &e) != 0)

@@ -4,8 +4,11 @@
  * be read side by side, with a Freed column, and call sites are never cut
  * short: the first column is as wide as its longest name.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,21 +234,36 @@ rule(FILE *f, int width)
 	fputc('\n', f);
 }
 
+/* The heading between two rules as wide as it is. */
 static void
-slab_text(FILE *f, const struct row *rows, size_t n, const char *heading)
+heading(FILE *f, const char *fmt, ...)
 {
-	int w = (int)strlen(heading), total;
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = (int)strlen(line);
+	rule(f, n);
+	fprintf(f, "%s\n", line);
+	rule(f, n);
+}
+
+static void
+slab_text(FILE *f, const struct row *rows, size_t n, const char *name)
+{
+	int w = (int)strlen(name);
 	char alloc[48], req[48];
 
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(rows[i].name) > w)
 			w = (int)strlen(rows[i].name);
-	total = 1 + w + 99;
-	rule(f, total);
-	fprintf(f, " %-*s | %-20s | %-20s | %10s | %10s | %10s | %8s\n", w,
-	    heading, "Total_alloc/Per", "Total_req/Per", "Hit", "Freed",
-	    "Ping-pong", "Frag");
-	rule(f, total);
+	heading(f, " %-*s | %20s | %20s | %10s | %10s | %10s | %8s", w, name,
+	    "Total_alloc/Per", "Total_req/Per", "Hit", "Freed", "Ping-pong",
+	    "Frag");
 	for (size_t i = 0; i < n; i++) {
 		const struct kmem_row *r = rows[i].slab;
 
@@ -257,21 +275,13 @@ slab_text(FILE *f, const struct row *rows, size_t n, const char *heading)
 		    " | %10" PRIu64 " | %7.3f%%\n", w, rows[i].name, alloc, req,
 		    r->hits, r->frees, r->pingpong, rows[i].frag);
 	}
-	rule(f, total);
 }
 
 static void
 page_text(FILE *f, const struct row *rows, size_t n, int page_shift)
 {
-	int w = 9;
-
-	for (size_t i = 0; i < n; i++)
-		if ((int)strlen(rows[i].page->gfp_names) > w)
-			w = (int)strlen(rows[i].page->gfp_names);
-	rule(f, 60 + w);
-	fprintf(f, " %16s | %10s | %5s | %-11s | %-*s\n", "Total_alloc (KB)",
-	    "Hits", "Order", "Mig.type", w, "GFP flags");
-	rule(f, 60 + w);
+	heading(f, " %16s | %10s | %5s | %-11s | %s", "Total_alloc (KB)",
+	    "Hits", "Order", "Mig.type", "GFP flags");
 	for (size_t i = 0; i < n; i++) {
 		const struct kmem_page_row *p = rows[i].page;
 
@@ -279,7 +289,6 @@ page_text(FILE *f, const struct row *rows, size_t n, int page_shift)
 		    "%s\n", (p->pages << page_shift) / 1024, p->hits, p->order,
 		    rows[i].migtype, p->gfp_names);
 	}
-	rule(f, 60 + w);
 }
 
 void

@@ -26,6 +26,7 @@ kt_source_open(struct kt_source *src, const char *path, struct kt_error *e)
 
 	memset(src, 0, sizeof(*src));
 	e->msg[0] = '\0';
+	src->path = path;
 	if (stat(path, &st) != 0)
 		return (kt_fail(e, "%s: %s", path, strerror(errno)));
 	if (S_ISDIR(st.st_mode))

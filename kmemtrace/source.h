@@ -57,6 +57,7 @@ struct kt_facts {
 struct kt_source_ops;
 
 struct kt_source {
+	const char	*path;		/* as the user named it */
 	struct tep_handle *tep;
 	int		 ncpus;
 	struct kt_loss	*loss;		/* [ncpus] */

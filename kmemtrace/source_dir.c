@@ -4,7 +4,9 @@
  * library sees it; the per-CPU page files are streamed a batch of pages
  * at a time, so memory does not grow with the recording.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
