@@ -184,12 +184,14 @@ minbase-check:
 
 # The binary fixtures, made anew: streams from their text descriptions;
 # vmcores from a real kernel booted in QEMU (their ground truth, the
-# guest's slabinfo, comes with them, so their tool outputs are re-blessed).
-fixtures: $(STREAMTEXT) all
+# guest's slabinfo, comes with them, so their tool outputs are re-blessed);
+# kmemtrace recordings of this kernel and of the guest's (root).
+fixtures: $(STREAMTEXT) $(KMEMTEXT) tests/kmemload all
 	@sh fixtures/tools/regen
 	@sh fixtures/vmcore/make-fixtures
+	@sh fixtures/linux/kmemtrace/make-recordings
 	@sh tests/golden/bless vz-elf vz-flat-json vz-la57-a vm-kdump vn-elf \
-	    vn-elf-json
+	    vn-elf-json $$(grep '^k' tests/golden/cases | cut -f 1)
 
 # Rewrite the expected accessor values from the current library: review
 # the diff before committing it.

@@ -251,6 +251,7 @@ parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 		"mm_page_free",
 	};
 	char path[128], *text;
+	const char *why;
 	size_t len;
 	int found = 0;
 
@@ -262,10 +263,12 @@ parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 		case -1:
 			return (-1);
 		}
-		if (tep_parse_event(src->tep, text, len, "kmem") != 0) {
+		if ((why = text_check_format(text)) != NULL ||
+		    tep_parse_event(src->tep, text, len, "kmem") != 0) {
 			free(text);
-			return (kt_fail(e, "%s/%s: not an event format",
-			    r->path, path));
+			return (kt_fail(e, "%s/%s: not an event format%s%s",
+			    r->path, path, why != NULL ? ": " : "",
+			    why != NULL ? why : ""));
 		}
 		free(text);
 		found++;

@@ -96,3 +96,98 @@ text_is_word(const char *s, size_t max)
 			return (false);
 	return (n > 0 && n < max);
 }
+
+/* Whether "field:TYPE NAME;" (NAME maybe with [N]) is a line of text. */
+static bool
+has_field(const char *text, const char *name, size_t len)
+{
+	for (const char *p = text; (p = strstr(p, "\tfield:")) != NULL; p++) {
+		const char *semi = strchr(p, ';'), *end, *start;
+
+		if (semi == NULL)
+			return (false);
+		end = semi;
+		if (end > p && end[-1] == ']')
+			while (end > p && *end != '[')
+				end--;
+		for (start = end; start > p && (isalnum((unsigned char)
+		    start[-1]) || start[-1] == '_'); start--)
+			;
+		if ((size_t)(end - start) == len &&
+		    strncmp(start, name, len) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+/*
+ * Every REC->name of the print fmt is a field: libtraceevent's printer
+ * follows a missing one to NULL.
+ */
+static const char *
+fields_named(const char *text, const char *fmt)
+{
+	const char *end = strchr(fmt + 1, '\n'), *p = fmt;
+
+	if (end == NULL)
+		end = fmt + strlen(fmt);
+	while ((p = strstr(p, "REC->")) != NULL && p < end) {
+		size_t len = 0;
+
+		p += 5;
+		while (isalnum((unsigned char)p[len]) || p[len] == '_')
+			len++;
+		if (len == 0 || !has_field(text, p, len))
+			return ("its print fmt names a field it does not have");
+		p += len;
+	}
+	return (NULL);
+}
+
+const char *
+text_check_format(const char *text)
+{
+	const char *fmt = strstr(text, "\nprint fmt: "), *p;
+	char stack[256];
+	size_t depth = 0;
+	bool quoted = false;
+
+	for (p = text; *p != '\0'; p++)
+		if (!isprint((unsigned char)*p) && *p != '\n' && *p != '\t')
+			return ("not text");
+	if (fmt == NULL)
+		return ("no print fmt line");
+	for (p = fmt + strlen("\nprint fmt: "); *p != '\0' && *p != '\n'; p++) {
+		if (quoted) {
+			if (*p == '\\' && p[1] != '\0' && p[1] != '\n')
+				p++;
+			else if (*p == '"')
+				quoted = false;
+			continue;
+		}
+		switch (*p) {
+		case '"':
+			quoted = true;
+			break;
+		case '(':
+		case '{':
+		case '[':
+			if (depth == sizeof(stack))
+				return ("its print fmt nests too deep");
+			stack[depth++] = *p == '(' ? ')' : *p == '{' ? '}' : ']';
+			break;
+		case ')':
+		case '}':
+		case ']':
+			if (depth == 0 || stack[--depth] != *p)
+				return ("its print fmt's brackets do not match");
+			break;
+		}
+	}
+	if (quoted || depth != 0)
+		return ("its print fmt is cut short");
+	for (; *p != '\0'; p++)
+		if (!isspace((unsigned char)*p))
+			return ("text follows its print fmt");
+	return (fields_named(text, fmt));
+}
