@@ -514,14 +514,22 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 }
 
 static int
-page_free(struct kmem_stats *st, const struct kmem_event *ev)
+page_free(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
 {
 	struct kmem_totals *t = &st->totals;
 	uint32_t *v;
 
 	t->page_frees++;
+	/* The order is the kernel's: anything past 63 is not a page count. */
+	if (ev->order > 63 - (unsigned)st->page_shift)
+		return (kt_fail(e, "%s: cpu%d: an mm_page_free event of "
+		    "order %u", st->src->path, ev->cpu, ev->order));
+	t->page_bytes_free_all += (1ULL << ev->order) << st->page_shift;
 	if ((v = u64map_find(&st->pfn_map, ev->pfn)) == NULL) {
 		t->page_free_unknown++;
+		t->page_bytes_free_unknown += (1ULL << ev->order) <<
+		    st->page_shift;
 		return (0);
 	}
 	t->page_alloc_freed++;
@@ -581,7 +589,7 @@ one_record(const struct kt_record *rec, void *arg)
 		return (page_alloc(st, &ev, g->e));
 	case KMEM_PAGE_FREE:
 		t->page_events++;
-		return (page_free(st, &ev));
+		return (page_free(st, &ev, g->e));
 	}
 	return (0);
 }

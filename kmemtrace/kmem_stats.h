@@ -72,6 +72,7 @@ struct kmem_totals {
 	uint64_t	 page_allocs, page_frees, page_alloc_fail;
 	uint64_t	 page_bytes_alloc, page_bytes_freed;
 	uint64_t	 page_alloc_freed, page_free_unknown;
+	uint64_t	 page_bytes_free_all, page_bytes_free_unknown;
 };
 
 struct kmem_stats {

@@ -158,15 +158,19 @@ summary_text(FILE *f, const struct kmem_stats *st, bool slab, bool page)
 		fprintf(f, "Total allocation requests     : %12" PRIu64
 		    "   [ %12" PRIu64 " KB ]\n", t->page_allocs,
 		    t->page_bytes_alloc / 1024);
-		fprintf(f, "Total free requests           : %12" PRIu64 "\n",
-		    t->page_frees);
+		fprintf(f, "Total free requests           : %12" PRIu64
+		    "   [ %12" PRIu64 " KB ]\n", t->page_frees,
+		    t->page_bytes_free_all / 1024);
 		fprintf(f, "Total alloc+freed requests    : %12" PRIu64
 		    "   [ %12" PRIu64 " KB ]\n", t->page_alloc_freed,
 		    t->page_bytes_freed / 1024);
-		fprintf(f, "Total alloc-only requests     : %12" PRIu64 "\n",
-		    t->page_allocs - t->page_alloc_fail - t->page_alloc_freed);
-		fprintf(f, "Total free-only requests      : %12" PRIu64 "\n",
-		    t->page_free_unknown);
+		fprintf(f, "Total alloc-only requests     : %12" PRIu64
+		    "   [ %12" PRIu64 " KB ]\n",
+		    t->page_allocs - t->page_alloc_fail - t->page_alloc_freed,
+		    (t->page_bytes_alloc - t->page_bytes_freed) / 1024);
+		fprintf(f, "Total free-only requests      : %12" PRIu64
+		    "   [ %12" PRIu64 " KB ]\n", t->page_free_unknown,
+		    t->page_bytes_free_unknown / 1024);
 		fprintf(f, "Total allocation failures     : %12" PRIu64 "\n",
 		    t->page_alloc_fail);
 	}
@@ -236,6 +240,10 @@ summary_json(const struct kmem_stats *st)
 	tool_json_set(o, "page-bytes-allocated",
 	    tool_json_uint(t->page_bytes_alloc));
 	tool_json_set(o, "page-bytes-freed", tool_json_uint(t->page_bytes_freed));
+	tool_json_set(o, "page-bytes-free-requests",
+	    tool_json_uint(t->page_bytes_free_all));
+	tool_json_set(o, "page-bytes-freed-before-recording",
+	    tool_json_uint(t->page_bytes_free_unknown));
 	return (o);
 }
 
