@@ -1,8 +1,8 @@
 /*
  * runcmd: a command's time and memory as a whole process, for the shell
  * benchmarks: run it N times, print the median wall time in seconds and
- * the largest peak RSS in KiB ("0.812 23652").  Its output goes to
- * /dev/null; a run that fails stops the benchmark.
+ * the largest peak RSS in KiB ("0.812 23652").  Its output, and its
+ * warnings, go to /dev/null; a run that fails stops the benchmark.
  *
  *	runcmd N command [arg ...]
  */
@@ -36,8 +36,10 @@ main(int argc, char *argv[])
 		if ((pid = fork()) < 0)
 			err(1, "fork");
 		if (pid == 0) {
-			if ((null = open("/dev/null", O_WRONLY)) >= 0)
+			if ((null = open("/dev/null", O_WRONLY)) >= 0) {
 				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+			}
 			execvp(argv[2], argv + 2);
 			err(127, "%s", argv[2]);
 		}

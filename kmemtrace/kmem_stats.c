@@ -15,7 +15,7 @@
 
 #include "kmem_stats.h"
 
-#define TOMBSTONES	(1U << 20)
+#define TOMBSTONES	(1U << 18)
 #define NONE		UINT32_MAX
 
 enum { OBJ_LIVE, OBJ_FREED };

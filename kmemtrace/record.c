@@ -446,8 +446,14 @@ kmemtrace_record(int argc, char *argv[])
 	/* On a full disk this may fail: the first one says "recording". */
 	record_meta_machine(rec.dir, &rec.tracefs, &m);
 	teardown();
-	if (child > 0)
+	/*
+	 * A stop that was not the command's exit (the time limit, a signal,
+	 * a failure) ends the command too: it is what was being recorded.
+	 */
+	if (child > 0 && waitpid(child, NULL, WNOHANG) == 0) {
+		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
+	}
 	if (failed != NULL)
 		errx(1, "%s: partial recording: %s", out, failed);
 	report_loss_summary(stderr, out, rec.dir);
