@@ -15,23 +15,38 @@
 
 #include "kmem_stats.h"
 
-#define TOMBSTONES	(1U << 18)
+#define TOMBSTONES	(1U << 17)
 #define NONE		UINT32_MAX
 
 enum { OBJ_LIVE, OBJ_FREED };
 
+/*
+ * 48 bytes: a recording's memory is mostly these, one per allocation it
+ * never saw freed.  The sizes are 32-bit: a kmalloc is at most 4 MiB (a
+ * hostile recording's larger sizes saturate here; the rows and totals
+ * count the events' own).
+ */
 struct kmem_object {
 	uint64_t	 ptr, ts;
-	uint64_t	 bytes_alloc, bytes_req;
-	uint32_t	 site, cache, ptr_row;
+	uint32_t	 bytes_alloc, bytes_req;
+	uint32_t	 site, cache;
 	uint32_t	 gen;		/* bumped when the slot is reused */
 	uint32_t	 next_free;
 	int32_t		 pid;
 	uint16_t	 cpu;
 	uint8_t		 kind;		/* KMEM_KMALLOC, KMEM_CACHE_ALLOC */
-	uint8_t		 state;
-	bool		 unnamed_cache;	/* cache row is "unnamed, N bytes" */
+	uint8_t		 state;		/* OBJ_LIVE, OBJ_FREED | OBJ_UNNAMED */
 };
+
+/* The object's cache row is "(unnamed, N bytes)": its free may name it. */
+#define OBJ_UNNAMED	0x80
+#define OBJ_STATE(o)	((o)->state & ~OBJ_UNNAMED)
+
+static uint32_t
+saturate(uint64_t v)
+{
+	return (v > UINT32_MAX ? UINT32_MAX : (uint32_t)v);
+}
 
 struct kmem_tombstone {
 	uint32_t	 object, gen;
@@ -45,7 +60,7 @@ grow(void **array, size_t *alloc, size_t n, size_t size)
 
 	if (n < *alloc)
 		return (0);
-	a = *alloc == 0 ? 64 : *alloc * 2;
+	a = *alloc == 0 ? 64 : *alloc + *alloc / 2;
 	if (a > UINT32_MAX - 1 || (p = reallocarray(*array, a, size)) == NULL)
 		return (-1);
 	*array = p;
@@ -218,7 +233,7 @@ bury(struct kmem_stats *st, uint32_t i)
 		struct kmem_tombstone t = st->ring[st->ring_head];
 		struct kmem_object *old = &st->objects[t.object];
 
-		if (old->state == OBJ_FREED && old->gen == t.gen) {
+		if (OBJ_STATE(old) == OBJ_FREED && old->gen == t.gen) {
 			u64map_remove(&st->object_map, old->ptr);
 			old->next_free = st->free_object;
 			st->free_object = t.object;
@@ -237,7 +252,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 {
 	struct kmem_totals *t = &st->totals;
 	struct kmem_object *obj;
-	uint32_t site, cache, *v, i, ptr_row = NONE;
+	uint32_t site, cache, *v, i, ptr_row;
 	bool made;
 
 	t->allocs++;
@@ -286,7 +301,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 		*v = i;
 	} else {
 		i = *v;
-		if (st->objects[i].state == OBJ_LIVE) {
+		if (OBJ_STATE(&st->objects[i]) == OBJ_LIVE) {
 			t->realloc_live++;
 			t->live--;
 			t->live_bytes -= st->objects[i].bytes_alloc;
@@ -296,18 +311,18 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	obj = &st->objects[i];
 	obj->ptr = ev->ptr;
 	obj->ts = ev->ts;
-	obj->bytes_alloc = ev->bytes_alloc;
-	obj->bytes_req = ev->bytes_req;
+	obj->bytes_alloc = saturate(ev->bytes_alloc);
+	obj->bytes_req = saturate(ev->bytes_req);
 	obj->site = site;
 	obj->cache = cache;
-	obj->ptr_row = ptr_row;
 	obj->pid = ev->pid;
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->kind = (uint8_t)ev->kind;
 	obj->state = OBJ_LIVE;
-	obj->unnamed_cache = ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL;
+	if (ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL)
+		obj->state |= OBJ_UNNAMED;
 	t->live++;
-	t->live_bytes += ev->bytes_alloc;
+	t->live_bytes += obj->bytes_alloc;
 	return (0);
 }
 
@@ -329,7 +344,7 @@ settle_cache(struct kmem_stats *st, struct kmem_object *obj,
 	st->caches[to].bytes_alloc += obj->bytes_alloc;
 	st->caches[to].bytes_req += obj->bytes_req;
 	obj->cache = to;
-	obj->unnamed_cache = false;
+	obj->state &= ~OBJ_UNNAMED;
 	return (0);
 }
 
@@ -351,7 +366,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 		return (0);
 	}
 	obj = &st->objects[*v];
-	if (obj->state == OBJ_FREED) {
+	if (OBJ_STATE(obj) == OBJ_FREED) {
 		misuse(st, MISUSE_DOUBLE_FREE, ev, obj);
 		return (0);
 	}
@@ -360,7 +375,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	if (obj->kind == KMEM_CACHE_ALLOC && ev->kind == KMEM_KFREE)
 		misuse(st, MISUSE_CACHE_KFREE, ev, obj);
 	if (ev->name != NULL && obj->kind == KMEM_CACHE_ALLOC) {
-		if (obj->unnamed_cache) {
+		if (obj->state & OBJ_UNNAMED) {
 			if (settle_cache(st, obj, ev, e) != 0)
 				return (-1);
 		} else if (st->caches[obj->cache].name_len != ev->name_len || memcmp(st->caches[obj->cache].name,
@@ -371,14 +386,17 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	t->bytes_freed += obj->bytes_alloc;
 	st->sites[obj->site].frees++;
 	st->caches[obj->cache].frees++;
-	if (obj->ptr_row != NONE)
-		st->ptrs[obj->ptr_row].frees++;
+	/* --alloc: the pointer's row, by the pointer. */
+	if (st->by_pointer &&
+	    (v = u64map_find(&st->ptr_map, ev->ptr)) != NULL) {
+		st->ptrs[*v].frees++;
+		if (obj->cpu != ev->cpu)
+			st->ptrs[*v].pingpong++;
+	}
 	if (obj->cpu != ev->cpu) {
 		t->cross_cpu_frees++;
 		st->sites[obj->site].pingpong++;
 		st->caches[obj->cache].pingpong++;
-		if (obj->ptr_row != NONE)
-			st->ptrs[obj->ptr_row].pingpong++;
 	}
 	t->live--;
 	t->live_bytes -= obj->bytes_alloc;
