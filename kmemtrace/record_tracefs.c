@@ -152,6 +152,23 @@ record_tracefs_instance(struct record_tracefs *t, size_t kib,
 	return (0);
 }
 
+/* Enables those of the events that this kernel has. */
+static int
+enable_events(struct record_tracefs *t, const char *const *names, size_t n)
+{
+	char path[64];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "events/kmem/%s", names[i]);
+		if (!tracefs_dir_exists(t->instance, path))
+			continue;
+		if (tracefs_event_enable(t->instance, "kmem", names[i]) != 0)
+			return (-1);
+		t->events[t->nevents++] = names[i];
+	}
+	return (0);
+}
+
 int
 record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
     const char **why)
@@ -164,29 +181,14 @@ record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
 	static const char *const page_events[] = {
 		"mm_page_alloc", "mm_page_free",
 	};
-	char path[64];
-	size_t i;
 
 	t->nevents = 0;
-	for (i = 0; slab && i < sizeof(slab_events) / sizeof(*slab_events);
-	    i++) {
-		snprintf(path, sizeof(path), "events/kmem/%s", slab_events[i]);
-		if (!tracefs_dir_exists(t->instance, path))
-			continue;
-		if (tracefs_event_enable(t->instance, "kmem",
-		    slab_events[i]) != 0)
-			goto failed;
-		t->events[t->nevents++] = slab_events[i];
-	}
-	for (i = 0; page && i < sizeof(page_events) / sizeof(*page_events);
-	    i++) {
-		snprintf(path, sizeof(path), "events/kmem/%s", page_events[i]);
-		if (!tracefs_dir_exists(t->instance, path))
-			continue;
-		if (tracefs_event_enable(t->instance, "kmem",
-		    page_events[i]) != 0)
-			goto failed;
-		t->events[t->nevents++] = page_events[i];
+	if ((slab && enable_events(t, slab_events,
+	    sizeof(slab_events) / sizeof(*slab_events)) != 0) ||
+	    (page && enable_events(t, page_events,
+	    sizeof(page_events) / sizeof(*page_events)) != 0)) {
+		*why = "cannot enable the kmem trace events";
+		return (-1);
 	}
 	if (t->nevents == 0) {
 		*why = "this kernel has no kmem trace events";
@@ -194,9 +196,6 @@ record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
 		return (-1);
 	}
 	return (0);
-failed:
-	*why = "cannot enable the kmem trace events";
-	return (-1);
 }
 
 void

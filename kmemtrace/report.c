@@ -47,8 +47,8 @@ static const char *const misuse_text[MISUSE_NKINDS] = {
 	"kmalloc'd memory freed by kmem_cache_free",
 	"cache objects freed by kfree (allowed since Linux 6.4)",
 	"objects freed to another cache than their own",
-	"frees of an address already freed (double frees, or an allocation "
-	    "between without an event: kmem_cache_alloc_bulk has none)",
+	("frees of an address already freed (double frees, or an allocation "
+	    "between without an event: kmem_cache_alloc_bulk has none)"),
 	"allocations of less than was requested",
 };
 

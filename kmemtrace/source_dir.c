@@ -278,42 +278,42 @@ parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 	return (0);
 }
 
+/*
+ * An optional text file, checked line by line (check: 0 or the first bad
+ * line's number), then handed to libtraceevent's parser.
+ */
 static int
-parse_symbols(struct kt_source *src, struct recording *r, struct kt_error *e)
+parse_text(struct kt_source *src, struct recording *r, const char *name,
+    size_t max, size_t (*check)(const char *), const char *form,
+    int (*parse)(struct tep_handle *, const char *), struct kt_error *e)
 {
 	char *text;
 	size_t line;
 	int rc;
 
-	if ((rc = read_file(r, "kallsyms", MAX_KALLSYMS, &text, NULL, e)) < 0)
-		return (-1);
-	if (rc == 0) {
-		if ((line = text_check_kallsyms(text)) != 0) {
-			free(text);
-			return (kt_fail(e, "%s/kallsyms: line %zu is not "
-			    "\"address type name [module]\"", r->path, line));
-		}
-		rc = tep_parse_kallsyms(src->tep, text);
+	if ((rc = read_file(r, name, max, &text, NULL, e)) != 0)
+		return (rc < 0 ? -1 : 0);
+	if ((line = check(text)) != 0) {
 		free(text);
-		if (rc != 0)
-			return (kt_fail(e, "%s/kallsyms: out of memory",
-			    r->path));
+		return (kt_fail(e, "%s/%s: line %zu is not \"%s\"", r->path,
+		    name, line, form));
 	}
-	if ((rc = read_file(r, "saved_cmdlines", MAX_CMDLINES, &text, NULL,
-	    e)) < 0)
+	rc = parse(src->tep, text);
+	free(text);
+	if (rc != 0)
+		return (kt_fail(e, "%s/%s: out of memory", r->path, name));
+	return (0);
+}
+
+static int
+parse_symbols(struct kt_source *src, struct recording *r, struct kt_error *e)
+{
+	if (parse_text(src, r, "kallsyms", MAX_KALLSYMS, text_check_kallsyms,
+	    "address type name [module]", tep_parse_kallsyms, e) != 0 ||
+	    parse_text(src, r, "saved_cmdlines", MAX_CMDLINES,
+	    text_check_cmdlines, "pid command", tep_parse_saved_cmdlines,
+	    e) != 0)
 		return (-1);
-	if (rc == 0) {
-		if ((line = text_check_cmdlines(text)) != 0) {
-			free(text);
-			return (kt_fail(e, "%s/saved_cmdlines: line %zu is not "
-			    "\"pid command\"", r->path, line));
-		}
-		rc = tep_parse_saved_cmdlines(src->tep, text);
-		free(text);
-		if (rc != 0)
-			return (kt_fail(e, "%s/saved_cmdlines: out of memory",
-			    r->path));
-	}
 	return (0);
 }
 
