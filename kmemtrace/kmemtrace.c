@@ -20,7 +20,7 @@
 
 static const char usage[] =
     "usage: kmemtrace record [-f] [-o dir] [-e slab|page|all] [-b KiB]\n"
-    "                        [-t seconds] [-- command [arg ...]]\n"
+    "                        [-c cache ...] [-t seconds] [-- command [arg ...]]\n"
     "       kmemtrace report [--caller] [--alloc] [--cache] [--page]\n"
     "                        [-s key[,key...]] [-l lines]\n"
     "                        [--libxo json[,pretty]] [dir | file.dat]\n"

@@ -29,6 +29,7 @@
 
 #include "kmemtrace.h"
 #include "record_cpu.h"
+#include "record_filter.h"
 #include "record_meta.h"
 #include "record_tracefs.h"
 #include "recording.h"
@@ -40,13 +41,15 @@
 
 static const char record_usage[] =
     "usage: kmemtrace record [-f] [-o dir] [-e slab|page|all] [-b KiB]\n"
-    "                        [-t seconds] [-- command [arg ...]]\n"
+    "                        [-c cache ...] [-t seconds] [-- command [arg ...]]\n"
     "  -o dir       the recording (default kmemtrace.data)\n"
     "  -f           replace an existing recording\n"
     "  -e events    slab (default): kmalloc, kfree, kmem_cache_alloc,\n"
     "               kmem_cache_free; page: mm_page_alloc, mm_page_free;\n"
     "               all: both\n"
     "  -b KiB       ring buffer per CPU (default 8192)\n"
+    "  -c cache     only this slab cache's allocations (repeatable;\n"
+    "               kmalloc-N by size); frees of every cache\n"
     "  -t seconds   stop after this long\n"
     "  command      stop when it exits (else at SIGINT or SIGTERM)\n";
 
@@ -311,6 +314,8 @@ kmemtrace_record(int argc, char *argv[])
 	bool force = false, slab = true, page = false;
 	size_t kib = DEFAULT_BUFFER_KIB, page_size;
 	struct record_machine m = { 0 };
+	struct record_filter filter = { .ncaches = 0 };
+	char caches[RECORD_MAX_CACHES * 64] = "", whybuf[256];
 	sigset_t set, oldmask;
 	double seconds = 0;
 	char events[256] = "", *end;
@@ -319,7 +324,7 @@ kmemtrace_record(int argc, char *argv[])
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt(argc, argv, "+:b:e:fho:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "+:b:c:e:fho:t:")) != -1) {
 		switch (ch) {
 		case 'b':
 			errno = 0;
@@ -328,6 +333,15 @@ kmemtrace_record(int argc, char *argv[])
 			    kib < 4 || kib > MAX_BUFFER_KIB)
 				kmemtrace_usage_error("-b %s: a size in KiB "
 				    "from 4 to %lu", optarg, MAX_BUFFER_KIB);
+			break;
+		case 'c':
+			if (filter.ncaches == RECORD_MAX_CACHES)
+				kmemtrace_usage_error("-c: at most %d caches",
+				    RECORD_MAX_CACHES);
+			filter.caches[filter.ncaches++] = optarg;
+			if (caches[0] != '\0')
+				strlcat(caches, " ", sizeof(caches));
+			strlcat(caches, optarg, sizeof(caches));
 			break;
 		case 'e':
 			slab = strcmp(optarg, "slab") == 0 ||
@@ -388,7 +402,15 @@ kmemtrace_record(int argc, char *argv[])
 		err(1, "%s", why);
 	if ((page_size = record_meta_page_size()) < 64)
 		errx(1, "events/header_page: no sub-buffer size");
-	if (record_tracefs_enable(&rec.tracefs, slab, page, &why) != 0)
+	if (filter.ncaches > 0 && !slab)
+		errx(1, "-c chooses slab caches: record them with -e slab or "
+		    "-e all");
+	if (filter.ncaches > 0 && record_filter_make(&filter,
+	    record_tracefs_cache_named(&rec.tracefs), whybuf,
+	    sizeof(whybuf)) != 0)
+		errx(1, "%s", whybuf);
+	if (record_tracefs_enable(&rec.tracefs, slab, page, &filter, &why) !=
+	    0)
 		err(1, "%s", why);
 	/* Enabling started the events; tracing off until the readers run. */
 	record_tracefs_stop(&rec.tracefs);
@@ -404,6 +426,7 @@ kmemtrace_record(int argc, char *argv[])
 	m = (struct record_machine){ .ncpus = rec.ncpus,
 	    .page_size = page_size, .buffer_kib = kib, .events = events,
 	    .command = argv[0] != NULL ? join_words(argv) : NULL,
+	    .caches = caches[0] != '\0' ? caches : NULL,
 	    .started = time(NULL), .state = "recording",
 	    .why = "the recorder did not finish" };
 	if (record_meta_machine(rec.dir, &rec.tracefs, &m) != 0)

@@ -296,6 +296,8 @@ record_meta_machine(int dir, const struct record_tracefs *t,
 	fprintf(f, "events: %s\n", m->events);
 	if (m->command != NULL)
 		fprintf(f, "command: %s\n", m->command);
+	if (m->caches != NULL)
+		fprintf(f, "caches: %s\n", m->caches);
 	fprintf(f, "started: %lld\n", (long long)m->started);
 	if (m->stopped != 0)
 		fprintf(f, "stopped: %lld\n", (long long)m->stopped);

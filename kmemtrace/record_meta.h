@@ -17,6 +17,7 @@ struct record_machine {
 	size_t		 buffer_kib;
 	const char	*events;	/* "kmalloc kfree ..." */
 	const char	*command;	/* or NULL */
+	const char	*caches;	/* -c, or NULL: every cache */
 	int64_t		 started, stopped;	/* Unix time */
 	const char	*state;		/* "recording", "complete", ... */
 	const char	*why;		/* a partial recording's reason */

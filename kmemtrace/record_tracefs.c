@@ -152,16 +152,24 @@ record_tracefs_instance(struct record_tracefs *t, size_t kib,
 	return (0);
 }
 
-/* Enables those of the events that this kernel has. */
+/*
+ * Enables those of the events that this kernel has, with filter (NULL:
+ * none; "": the event is not wanted at all).
+ */
 static int
-enable_events(struct record_tracefs *t, const char *const *names, size_t n)
+enable_events(struct record_tracefs *t, const char *const *names, size_t n,
+    const char *filter)
 {
 	char path[64];
 
 	for (size_t i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "events/kmem/%s", names[i]);
-		if (!tracefs_dir_exists(t->instance, path))
+		if ((filter != NULL && filter[0] == '\0') ||
+		    !tracefs_dir_exists(t->instance, path))
 			continue;
+		if (filter != NULL && tracefs_event_file_write(t->instance,
+		    "kmem", names[i], "filter", filter) < 0)
+			return (-1);
 		if (tracefs_event_enable(t->instance, "kmem", names[i]) != 0)
 			return (-1);
 		t->events[t->nevents++] = names[i];
@@ -169,24 +177,35 @@ enable_events(struct record_tracefs *t, const char *const *names, size_t n)
 	return (0);
 }
 
+bool
+record_tracefs_cache_named(struct record_tracefs *t)
+{
+	char *format = tracefs_event_file_read(t->instance, "kmem",
+	    "kmem_cache_alloc", "format", NULL);
+	bool named = format != NULL && strstr(format, " name;") != NULL;
+
+	free(format);
+	return (named);
+}
+
 int
 record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
-    const char **why)
+    const struct record_filter *filter, const char **why)
 {
-	static const char *const slab_events[] = {
-		"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
-		/* Until 6.0; since 6.1 node is a field of the plain ones. */
-		"kmalloc_node", "kmem_cache_alloc_node",
-	};
-	static const char *const page_events[] = {
-		"mm_page_alloc", "mm_page_free",
-	};
+	/* Until 6.0 the _node twins; since 6.1 node is a field. */
+	static const char *const kmallocs[] = { "kmalloc", "kmalloc_node" };
+	static const char *const cache_allocs[] = { "kmem_cache_alloc",
+	    "kmem_cache_alloc_node" };
+	static const char *const frees[] = { "kfree", "kmem_cache_free" };
+	static const char *const pages[] = { "mm_page_alloc", "mm_page_free" };
+	bool f = filter != NULL && filter->ncaches > 0;
 
 	t->nevents = 0;
-	if ((slab && enable_events(t, slab_events,
-	    sizeof(slab_events) / sizeof(*slab_events)) != 0) ||
-	    (page && enable_events(t, page_events,
-	    sizeof(page_events) / sizeof(*page_events)) != 0)) {
+	if ((slab && (enable_events(t, kmallocs, 2, f ? filter->kmalloc :
+	    NULL) != 0 || enable_events(t, cache_allocs, 2, f ?
+	    filter->cache : NULL) != 0 || enable_events(t, frees, 2,
+	    NULL) != 0)) ||
+	    (page && enable_events(t, pages, 2, NULL) != 0)) {
 		*why = "cannot enable the kmem trace events";
 		return (-1);
 	}

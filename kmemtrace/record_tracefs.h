@@ -12,6 +12,8 @@
 
 #include <tracefs.h>
 
+#include "record_filter.h"
+
 #define INSTANCE_PREFIX	"kmemtrace-"
 
 struct record_tracefs {
@@ -38,10 +40,13 @@ int	record_tracefs_instance(struct record_tracefs *t, size_t kib,
 /*
  * Enables the events of the wanted systems that this kernel has: the four
  * slab events (or their _node twins) for slab, the two page events for
- * page.  -1 if none of them exists.
+ * page; with a filter (-c), only the allocations it passes, and no
+ * allocation event it has no cache for.  -1 if none of them exists.
  */
 int	record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
-	    const char **why);
+	    const struct record_filter *filter, const char **why);
+/* Whether kmem_cache_alloc's format names the cache (2025 on). */
+bool	record_tracefs_cache_named(struct record_tracefs *t);
 /* Tracing off in our instance (the readers then drain it). */
 void	record_tracefs_stop(struct record_tracefs *t);
 /*

@@ -80,6 +80,9 @@ header_text(FILE *f, const struct kt_source *src,
 	    t->events == 0 ? 0.0 : (double)(t->last_ts - t->first_ts) / 1e9);
 	if (k->command[0] != '\0')
 		fprintf(f, ", command: %s", k->command);
+	if (k->caches[0] != '\0')
+		fprintf(f, "\n# allocations of these caches only: %s",
+		    k->caches);
 	fprintf(f, "\n# state: %s%s\n", k->state, k->partial ?
 	    " (the report covers what was written)" : "");
 	fprintf(f, "# lost: ");
@@ -194,6 +197,8 @@ source_json(const struct kt_source *src, const struct kmem_stats *st)
 		tool_json_set(o, "trace-clock", json_object_new_string(k->clock));
 	if (k->command[0] != '\0')
 		tool_json_set(o, "command", json_object_new_string(k->command));
+	if (k->caches[0] != '\0')
+		tool_json_set(o, "caches", json_object_new_string(k->caches));
 	tool_json_set(o, "state", json_object_new_string(k->state));
 	tool_json_set(o, "partial", json_object_new_boolean(k->partial));
 	tool_json_set(o, "events", tool_json_uint(st->totals.events));

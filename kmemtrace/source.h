@@ -43,6 +43,7 @@ struct kt_facts {
 	char		 clock[32];
 	char		 state[160];	/* "complete", "partial: why", ... */
 	char		 command[256];
+	char		 caches[256];	/* recorded with -c: only these */
 	bool		 partial;
 	int		 long_size;
 	bool		 big_endian;

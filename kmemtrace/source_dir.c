@@ -209,6 +209,7 @@ read_machine(struct kt_source *src, struct recording *r, struct kt_error *e)
 	    sizeof(f->architecture));
 	machine_value(text, "trace-clock", f->clock, sizeof(f->clock));
 	machine_value(text, "command", f->command, sizeof(f->command));
+	machine_value(text, "caches", f->caches, sizeof(f->caches));
 	free(text);
 	return (0);
 bad:
