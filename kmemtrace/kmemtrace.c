@@ -7,12 +7,13 @@
  *	                 [-l lines] [--libxo json[,pretty]] [dir | file.dat]
  */
 #include <err.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmemtrace.h"
+#include "record.h"
+#include "report.h"
+#include "tool_options.h"
 
 #ifndef MEMSTAT_VERSION
 #define MEMSTAT_VERSION	"unknown"
@@ -26,25 +27,12 @@ static const char usage[] =
     "                        [--libxo json[,pretty]] [dir | file.dat]\n"
     "  kmemtrace record --help and kmemtrace report --help tell more\n";
 
-void
-kmemtrace_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "kmemtrace: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (kmemtrace --help lists the options)\n");
-	exit(1);
-}
-
 int
 main(int argc, char *argv[])
 {
 	setprogname("kmemtrace");
 	if (argc < 2)
-		kmemtrace_usage_error("record or report?");
+		tool_usage_error("record or report?");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		printf("%s", usage);
 		exit(0);
@@ -56,11 +44,11 @@ main(int argc, char *argv[])
 	if (strcmp(argv[1], "record") == 0) {
 #ifdef FUZZ_REPO
 		/* A fuzzed command line never touches the live kernel. */
-		kmemtrace_usage_error("record is not fuzzed");
+		tool_usage_error("record is not fuzzed");
 #endif
 		return (kmemtrace_record(argc - 1, argv + 1));
 	}
 	if (strcmp(argv[1], "report") == 0)
 		return (kmemtrace_report(argc - 1, argv + 1));
-	kmemtrace_usage_error("unknown command %s", argv[1]);
+	tool_usage_error("unknown command %s", argv[1]);
 }

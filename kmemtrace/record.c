@@ -27,7 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kmemtrace.h"
+#include "record.h"
+#include "tool_options.h"
 #include "record_cpu.h"
 #include "record_filter.h"
 #include "record_meta.h"
@@ -331,12 +332,12 @@ kmemtrace_record(int argc, char *argv[])
 			kib = strtoul(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
 			    kib < 4 || kib > MAX_BUFFER_KIB)
-				kmemtrace_usage_error("-b %s: a size in KiB "
+				tool_usage_error("-b %s: a size in KiB "
 				    "from 4 to %lu", optarg, MAX_BUFFER_KIB);
 			break;
 		case 'c':
 			if (filter.ncaches == RECORD_MAX_CACHES)
-				kmemtrace_usage_error("-c: at most %d caches",
+				tool_usage_error("-c: at most %d caches",
 				    RECORD_MAX_CACHES);
 			filter.caches[filter.ncaches++] = optarg;
 			if (caches[0] != '\0')
@@ -349,7 +350,7 @@ kmemtrace_record(int argc, char *argv[])
 			page = strcmp(optarg, "page") == 0 ||
 			    strcmp(optarg, "all") == 0;
 			if (!slab && !page)
-				kmemtrace_usage_error("-e %s: slab, page or "
+				tool_usage_error("-e %s: slab, page or "
 				    "all", optarg);
 			break;
 		case 'f':
@@ -366,14 +367,14 @@ kmemtrace_record(int argc, char *argv[])
 			seconds = strtod(optarg, &end);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
 			    !(seconds > 0 && seconds < 1e9))
-				kmemtrace_usage_error("-t %s: a number of "
+				tool_usage_error("-t %s: a number of "
 				    "seconds", optarg);
 			break;
 		case ':':
-			kmemtrace_usage_error("option -%c needs an argument",
+			tool_usage_error("option -%c needs an argument",
 			    optopt);
 		default:
-			kmemtrace_usage_error("unknown option -%c", optopt);
+			tool_usage_error("unknown option -%c", optopt);
 		}
 	}
 	argv += optind;

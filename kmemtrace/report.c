@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "kmem_stats.h"
-#include "kmemtrace.h"
+#include "report.h"
 #include "report_loss.h"
 #include "report_tables.h"
-#include "source.h"
+#include "source_open.h"
 #include "tool_options.h"
 #include "tool_output.h"
 
@@ -323,7 +323,7 @@ parse_pids(const char *arg, int **pids)
 		v = strtol(p, &end, 10);
 		if (end == p || errno != 0 || v < 0 || v > INT32_MAX ||
 		    (*end != ',' && *end != '\0'))
-			kmemtrace_usage_error("-p %s: process ids, comma "
+			tool_usage_error("-p %s: process ids, comma "
 			    "separated", arg);
 		(*pids)[n++] = (int)v;
 		if (*end == '\0')
@@ -378,7 +378,7 @@ kmemtrace_report(int argc, char *argv[])
 			limit = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
 			    limit < 0)
-				kmemtrace_usage_error("-l %s: a number of "
+				tool_usage_error("-l %s: a number of "
 				    "lines", optarg);
 			break;
 		case 'p':
@@ -388,26 +388,26 @@ kmemtrace_report(int argc, char *argv[])
 			sort = optarg;
 			break;
 		case ':':
-			kmemtrace_usage_error("option %s needs an argument",
+			tool_usage_error("option %s needs an argument",
 			    argv[optind - 1]);
 		default:
 			if (optopt != 0 && optopt < 0x100)
-				kmemtrace_usage_error("unknown option -%c",
+				tool_usage_error("unknown option -%c",
 				    optopt);
-			kmemtrace_usage_error("unknown option %s",
+			tool_usage_error("unknown option %s",
 			    argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc)
-		kmemtrace_usage_error("unexpected argument %s", argv[optind]);
+		tool_usage_error("unexpected argument %s", argv[optind]);
 	if (!any)
 		want[TABLE_CALLER] = true;
 	for (int t = 0; t < TABLE_COUNT; t++)
 		if (want[t] && sort != NULL &&
 		    (bad = report_sort_check(t, sort)) != NULL)
-			kmemtrace_usage_error("-s %s: --%s tables sort by %s",
+			tool_usage_error("-s %s: --%s tables sort by %s",
 			    bad, t == TABLE_CALLER ? "caller" : t == TABLE_ALLOC ?
 			    "alloc" : t == TABLE_CACHE ? "cache" : "page",
 			    t == TABLE_PAGE ? "order, migtype, gfp, hit, bytes" :

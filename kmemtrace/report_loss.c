@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_loss.h"
+#include "source_dir.h"
 #include "tool_output.h"
 
 static bool

@@ -1,7 +1,7 @@
 /*
- * source.h: where a report's events come from, decided by content: a
- * recording directory (recording.h) or trace-cmd's trace.dat (through
- * libtracecmd).  Either way the report sees the recorded kernel's formats
+ * source.h: where a report's events come from (source_open.h decides which
+ * by content): a recording directory (source_dir.h) or trace-cmd's
+ * trace.dat (source_tracedat.h).  Either way the report sees the recorded kernel's formats
  * in a tep_handle, its symbols and commands there too, the events of all
  * CPUs merged in time order, and what was lost on each CPU.
  */
@@ -72,9 +72,6 @@ struct kt_source {
 
 typedef int (*kt_record_fn)(const struct kt_record *, void *);
 
-/* Opens path, a recording directory or a trace.dat. */
-int	kt_source_open(struct kt_source *src, const char *path,
-	    struct kt_error *e);
 /*
  * Every record, in time order (ties: lower CPU first), to fn; stops at
  * fn's non-zero return and returns it.  -1 with e set on bad data.  The
@@ -84,18 +81,7 @@ int	kt_source_each(struct kt_source *src, kt_record_fn fn, void *arg,
 	    struct kt_error *e);
 void	kt_source_close(struct kt_source *src);
 
-/* The backends. */
-int	kt_recording_open(struct kt_source *src, const char *path,
-	    struct kt_error *e);
-/*
- * Only what a recording lost (its stats and its pages' flags) and its
- * size in bytes, without reading its events: kmemtrace record's last word.
- */
-int	kt_recording_loss(struct kt_source *src, const char *path,
-	    uint64_t *bytes, struct kt_error *e);
-int	kt_tracedat_open(struct kt_source *src, const char *path,
-	    struct kt_error *e);
-
+/* What a backend gives: its records in time order, and its end. */
 struct kt_source_ops {
 	int	(*each)(struct kt_source *, kt_record_fn, void *,
 		    struct kt_error *);

@@ -21,7 +21,7 @@
 
 #include "page_check.h"
 #include "recording.h"
-#include "source.h"
+#include "source_dir.h"
 #include "text_check.h"
 
 #define BATCH_BYTES	(256 * 1024)	/* read per CPU at a time */

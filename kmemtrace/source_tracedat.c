@@ -10,7 +10,7 @@
 #include <trace-cmd.h>
 
 #include "recording.h"
-#include "source.h"
+#include "source_tracedat.h"
 
 struct tracedat {
 	struct tracecmd_input *handle;
