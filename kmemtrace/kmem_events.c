@@ -186,7 +186,7 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	if (!inside(rec, &ev->type) || !inside(rec, &ev->pid))
 		return (-1);
 	id = (int)number(ev, rec, &ev->type);
-	for (int i = 0; i < ev->ndesc; i++)
+	for (int i = 0; d == NULL && i < ev->ndesc; i++)
 		if (ev->desc[i].id == id)
 			d = &ev->desc[i];
 	if (d == NULL)

@@ -480,7 +480,7 @@ kmemtrace_record(int argc, char *argv[])
 	}
 	if (failed != NULL)
 		errx(1, "%s: partial recording: %s", out, failed);
-	report_loss_summary(stderr, out, rec.dir);
+	report_loss_summary(stderr, out);
 	close(rec.dir);
 	free((char *)m.command);
 	return (0);

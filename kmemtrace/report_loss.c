@@ -102,14 +102,13 @@ report_loss_json(const struct kt_source *src)
 }
 
 void
-report_loss_summary(FILE *f, const char *path, int dir)
+report_loss_summary(FILE *f, const char *path)
 {
 	char size[TOOL_HUMAN_LEN];
 	struct kt_source src;
 	struct kt_error e;
 	uint64_t bytes = 0;
 
-	(void)dir;
 	if (kt_recording_loss(&src, path, &bytes, &e) != 0) {
 		fprintf(f, "kmemtrace: %s\n", e.msg);
 		kt_source_close(&src);

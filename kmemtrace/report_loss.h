@@ -17,6 +17,6 @@ void	report_loss_text(FILE *f, const struct kt_source *src);
 /* An array, one object per CPU: counts, null where unknown. */
 struct json_object *report_loss_json(const struct kt_source *src);
 /* kmemtrace record's last line, on f, of the recording at path. */
-void	report_loss_summary(FILE *f, const char *path, int dir);
+void	report_loss_summary(FILE *f, const char *path);
 
 #endif /* !REPORT_LOSS_H */

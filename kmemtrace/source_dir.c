@@ -28,7 +28,6 @@
 #define MAX_SMALL	(64 * 1024)
 #define MAX_KALLSYMS	(256 * 1024 * 1024)
 #define MAX_CMDLINES	(16 * 1024 * 1024)
-#define MAX_FORMATS	64
 
 struct cpu_stream {
 	int		 cpu;
@@ -159,10 +158,11 @@ read_machine(struct kt_source *src, struct recording *r, struct kt_error *e)
 	char *text, order[16];
 	long v;
 
-	if (read_file(r, RECORDING_MACHINE, MAX_SMALL, &text, NULL, e) != 0) {
-		if (text == NULL && e->msg[0] == '\0')
-			kt_fail(e, "%s: not a kmemtrace recording (no machine "
-			    "file)", r->path);
+	switch (read_file(r, RECORDING_MACHINE, MAX_SMALL, &text, NULL, e)) {
+	case 1:
+		return (kt_fail(e, "%s: not a kmemtrace recording (no machine "
+		    "file)", r->path));
+	case -1:
 		return (-1);
 	}
 	if (strncmp(text, RECORDING_MAGIC "\n", strlen(RECORDING_MAGIC) + 1)
@@ -224,9 +224,12 @@ parse_header_page(struct kt_source *src, struct recording *r,
 	char *text;
 	size_t len;
 
-	if (read_file(r, "events/header_page", MAX_SMALL, &text, &len, e) != 0)
-		return (text == NULL && e->msg[0] == '\0' ? kt_fail(e,
-		    "%s/events/header_page: missing", r->path) : -1);
+	switch (read_file(r, "events/header_page", MAX_SMALL, &text, &len, e)) {
+	case 1:
+		return (kt_fail(e, "%s/events/header_page: missing", r->path));
+	case -1:
+		return (-1);
+	}
 	if (tep_parse_header_page(src->tep, text, len,
 	    src->facts.long_size) != 0) {
 		free(text);
@@ -242,7 +245,10 @@ parse_header_page(struct kt_source *src, struct recording *r,
 	return (0);
 }
 
-/* Every events/kmem/NAME/format there is; at most MAX_FORMATS. */
+/*
+ * The formats of the events the report decodes (kmem_events.c), those the
+ * recording has.
+ */
 static int
 parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 {
@@ -634,9 +640,12 @@ static const struct kt_source_ops recording_ops = {
 	.close = recording_close,
 };
 
-int
-kt_recording_open(struct kt_source *src, const char *path,
-    struct kt_error *e)
+/*
+ * What opening a recording always does: the directory, its machine facts,
+ * room for each CPU's loss.
+ */
+static int
+recording_begin(struct kt_source *src, const char *path, struct kt_error *e)
 {
 	struct recording *r;
 	size_t plen = strlen(path);
@@ -657,9 +666,22 @@ kt_recording_open(struct kt_source *src, const char *path,
 		return (kt_fail(e, "%s: %s", r->path, strerror(errno)));
 	if (read_machine(src, r, e) != 0)
 		return (-1);
-	if ((src->tep = tep_alloc()) == NULL ||
-	    (src->loss = calloc((size_t)src->ncpus, sizeof(*src->loss))) ==
+	if ((src->loss = calloc((size_t)src->ncpus, sizeof(*src->loss))) ==
 	    NULL)
+		return (kt_fail(e, "out of memory"));
+	return (0);
+}
+
+int
+kt_recording_open(struct kt_source *src, const char *path,
+    struct kt_error *e)
+{
+	struct recording *r;
+
+	if (recording_begin(src, path, e) != 0)
+		return (-1);
+	r = src->impl;
+	if ((src->tep = tep_alloc()) == NULL)
 		return (kt_fail(e, "out of memory"));
 	tep_set_file_bigendian(src->tep, src->facts.big_endian ?
 	    TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
@@ -685,19 +707,11 @@ kt_recording_loss(struct kt_source *src, const char *path, uint64_t *bytes,
 
 	memset(src, 0, sizeof(*src));
 	e->msg[0] = '\0';
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		return (kt_fail(e, "out of memory"));
-	src->impl = r;
-	src->ops = &recording_ops;
-	r->dir = -1;
-	if ((r->path = strdup(path)) == NULL)
-		return (kt_fail(e, "out of memory"));
-	if ((r->dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return (kt_fail(e, "%s: %s", path, strerror(errno)));
-	if (read_machine(src, r, e) != 0 ||
-	    (src->loss = calloc((size_t)src->ncpus, sizeof(*src->loss))) ==
-	    NULL || open_cpus(src, r, e) != 0)
-		return (e->msg[0] != '\0' ? -1 : kt_fail(e, "out of memory"));
+	if (recording_begin(src, path, e) != 0)
+		return (-1);
+	r = src->impl;
+	if (open_cpus(src, r, e) != 0)
+		return (-1);
 	*bytes = 0;
 	for (int cpu = 0; cpu < src->ncpus && rc == 0; cpu++) {
 		struct cpu_stream *s = &r->cpus[cpu];

@@ -50,7 +50,6 @@ tracedat_each(struct kt_source *src, kt_record_fn fn, void *arg,
 	struct tracedat *t = src->impl;
 	int rc;
 
-	(void)e;
 	t->src = src;
 	t->fn = fn;
 	t->arg = arg;
