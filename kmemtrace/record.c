@@ -190,7 +190,7 @@ start_readers(const char *out, size_t page_size)
 		snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw",
 		    cpu);
 		r->raw = tracefs_instance_file_open(rec.tracefs.instance, path,
-		    O_RDONLY | O_NONBLOCK);
+		    O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (r->raw < 0)
 			err(1, "%s", path);
 		snprintf(path, sizeof(path), "cpu%d.raw", cpu);
