@@ -6,28 +6,43 @@
 #include "kmem_events.h"
 
 static const struct {
-	const char	*name;
+	const char	*system, *name;
 	enum kmem_kind	 kind;
 } known[] = {
-	{ "kmalloc", KMEM_KMALLOC },
-	{ "kmalloc_node", KMEM_KMALLOC },
-	{ "kmem_cache_alloc", KMEM_CACHE_ALLOC },
-	{ "kmem_cache_alloc_node", KMEM_CACHE_ALLOC },
-	{ "kfree", KMEM_KFREE },
-	{ "kmem_cache_free", KMEM_CACHE_FREE },
-	{ "mm_page_alloc", KMEM_PAGE_ALLOC },
-	{ "mm_page_free", KMEM_PAGE_FREE },
+	{ "kmem", "kmalloc", KMEM_KMALLOC },
+	{ "kmem", "kmalloc_node", KMEM_KMALLOC },
+	{ "kmem", "kmem_cache_alloc", KMEM_CACHE_ALLOC },
+	{ "kmem", "kmem_cache_alloc_node", KMEM_CACHE_ALLOC },
+	{ "kmem", "kfree", KMEM_KFREE },
+	{ "kmem", "kmem_cache_free", KMEM_CACHE_FREE },
+	{ "kmem", "mm_page_alloc", KMEM_PAGE_ALLOC },
+	{ "kmem", "mm_page_free", KMEM_PAGE_FREE },
+	{ "kmem", "mm_page_free_batched", KMEM_PAGE_FREE },	/* order 0 */
+	{ "ftrace", "kernel_stack", KMEM_STACK },
+	{ "task", "task_newtask", KMEM_TASK_NEW },
+	{ "task", "task_rename", KMEM_TASK_RENAME },
+};
+
+enum field_form {
+	NUMBER,		/* 1, 2, 4 or 8 bytes */
+	STRING_PLACE,	/* __data_loc: where a string is */
+	CHARS,		/* char name[N]: a string of at most N bytes */
+	FRAMES,		/* unsigned long name[]: as many as a count says */
 };
 
 /*
- * A numeric field: 1, 2, 4 or 8 bytes inside a record no bigger than the
- * ring buffer allows.  required: the event is useless without it.
+ * A field of the given form at a place a record can have (the ring
+ * buffer's records are smaller than 64 KiB).  required: the event is
+ * useless without it.
  */
 static int
 find_field(struct tep_event *event, const char *name, bool required,
-    bool dynamic, struct kmem_field *f, struct kt_error *e)
+    enum field_form form, struct kmem_field *f, struct kt_error *e)
 {
+	static const char *const forms[] = { "number", "string's place",
+	    "string", "stack" };
 	struct tep_format_field *field = tep_find_field(event, name);
+	bool ok;
 
 	memset(f, 0, sizeof(*f));
 	if (field == NULL) {
@@ -36,18 +51,62 @@ find_field(struct tep_event *event, const char *name, bool required,
 			    "field", event->name, name));
 		return (0);
 	}
-	if (dynamic != ((field->flags & TEP_FIELD_IS_DYNAMIC) != 0) ||
-	    (dynamic && (field->flags & TEP_FIELD_IS_RELATIVE)) ||
-	    field->offset < 0 || field->offset > 65535 ||
-	    (field->size != 1 && field->size != 2 && field->size != 4 &&
-	    field->size != 8))
+	ok = field->offset >= 0 && field->offset <= 65535;
+	switch (form) {
+	case NUMBER:
+	case STRING_PLACE:
+		ok = ok && (form == STRING_PLACE) ==
+		    ((field->flags & TEP_FIELD_IS_DYNAMIC) != 0) &&
+		    !(field->flags & TEP_FIELD_IS_RELATIVE) &&
+		    (field->size == 1 || field->size == 2 ||
+		    field->size == 4 || field->size == 8);
+		f->size = field->size;
+		break;
+	case CHARS:
+		ok = ok && (field->flags & TEP_FIELD_IS_ARRAY) &&
+		    field->elementsize == 1 && field->size > 0 &&
+		    field->size <= 64;
+		f->size = field->size;
+		break;
+	case FRAMES:
+		ok = ok && (field->flags & TEP_FIELD_IS_ARRAY) &&
+		    !(field->flags & TEP_FIELD_IS_DYNAMIC) &&
+		    (field->elementsize == 4 || field->elementsize == 8);
+		f->size = field->elementsize;
+		break;
+	}
+	if (!ok)
 		return (kt_fail(e, "the %s event's format has a %s field of "
 		    "%d bytes at %d: not a %s", event->name, name, field->size,
-		    field->offset, dynamic ? "string's place" : "number"));
+		    field->offset, forms[form]));
 	f->offset = field->offset;
-	f->size = field->size;
 	f->is_signed = (field->flags & TEP_FIELD_IS_SIGNED) != 0;
 	return (0);
+}
+
+/* A stack's and the task events' fields. */
+static int
+stack_and_task_fields(struct kmem_event_desc *d, struct kt_error *e)
+{
+	struct tep_event *event = d->event;
+
+	switch (d->kind) {
+	case KMEM_STACK:
+		return (find_field(event, "size", true, NUMBER, &d->nframes,
+		    e) != 0 || find_field(event, "caller", true, FRAMES,
+		    &d->frames, e) != 0 ? -1 : 0);
+	case KMEM_TASK_NEW:
+		return (find_field(event, "pid", true, NUMBER, &d->task_pid,
+		    e) != 0 || find_field(event, "comm", true, CHARS,
+		    &d->comm, e) != 0 ? -1 : 0);
+	case KMEM_TASK_RENAME:
+		/* 6.14 dropped pid: the task renames itself. */
+		return (find_field(event, "pid", false, NUMBER, &d->task_pid,
+		    e) != 0 || find_field(event, "newcomm", true, CHARS,
+		    &d->comm, e) != 0 ? -1 : 0);
+	default:
+		return (0);
+	}
 }
 
 static int
@@ -60,8 +119,9 @@ common_field(struct tep_handle *tep, const char *name, struct kmem_field *f,
 	/* Every event has the same common fields: take any kmem one's. */
 	for (size_t i = 0; field == NULL && i < sizeof(known) / sizeof(*known);
 	    i++)
-		if ((event = tep_find_event_by_name(tep, "kmem",
-		    known[i].name)) != NULL)
+		if ((event = tep_find_event_by_name(tep, known[i].system,
+		    known[i].name)) != NULL && strcmp(known[i].system,
+		    "kmem") == 0)
 			field = tep_find_common_field(event, name);
 	if (field == NULL || field->offset < 0 || field->offset > 64 ||
 	    (field->size != 2 && field->size != 4))
@@ -81,60 +141,72 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 	ev->swap = tep_is_file_bigendian(tep) !=
 	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++) {
-		struct tep_event *event = tep_find_event_by_name(tep, "kmem",
-		    known[i].name);
+		struct tep_event *event = tep_find_event_by_name(tep,
+		    known[i].system, known[i].name);
 		struct kmem_event_desc *d;
-		bool slab = known[i].kind <= KMEM_CACHE_FREE;
-		bool alloc = known[i].kind == KMEM_KMALLOC ||
-		    known[i].kind == KMEM_CACHE_ALLOC;
+		enum kmem_kind kind = known[i].kind;
+		bool slab = kind <= KMEM_CACHE_FREE;
+		bool page = kind == KMEM_PAGE_ALLOC || kind == KMEM_PAGE_FREE;
+		bool alloc = kind == KMEM_KMALLOC || kind == KMEM_CACHE_ALLOC;
 
 		if (event == NULL)
 			continue;
 		d = &ev->desc[ev->ndesc++];
 		d->id = event->id;
-		d->kind = known[i].kind;
+		d->kind = kind;
 		d->event = event;
-		if (slab && (find_field(event, "call_site", true, false,
+		if (slab && (find_field(event, "call_site", true, NUMBER,
 		    &d->call_site, e) != 0 ||
-		    find_field(event, "ptr", true, false, &d->ptr, e) != 0))
+		    find_field(event, "ptr", true, NUMBER, &d->ptr, e) != 0))
 			return (-1);
-		if (alloc && (find_field(event, "bytes_req", true, false,
+		if (alloc && (find_field(event, "bytes_req", true, NUMBER,
 		    &d->bytes_req, e) != 0 ||
-		    find_field(event, "bytes_alloc", true, false,
+		    find_field(event, "bytes_alloc", true, NUMBER,
 		    &d->bytes_alloc, e) != 0 ||
-		    find_field(event, "gfp_flags", true, false, &d->gfp_flags,
-		    e) != 0 ||
-		    find_field(event, "node", false, false, &d->node, e) != 0))
+		    find_field(event, "gfp_flags", true, NUMBER,
+		    &d->gfp_flags, e) != 0 ||
+		    find_field(event, "node", false, NUMBER, &d->node, e) != 0))
 			return (-1);
-		if ((known[i].kind == KMEM_CACHE_ALLOC ||
-		    known[i].kind == KMEM_CACHE_FREE) &&
-		    find_field(event, "name", false, true, &d->name, e) != 0)
+		if ((kind == KMEM_CACHE_ALLOC || kind == KMEM_CACHE_FREE) &&
+		    find_field(event, "name", false, STRING_PLACE, &d->name,
+		    e) != 0)
 			return (-1);
-		if (!slab && (find_field(event, "pfn", true, false, &d->pfn,
+		if (page && (find_field(event, "pfn", true, NUMBER, &d->pfn,
 		    e) != 0 ||
-		    find_field(event, "order", true, false, &d->order, e) != 0))
+		    find_field(event, "order", strcmp(known[i].name,
+		    "mm_page_free_batched") != 0, NUMBER, &d->order, e) != 0))
 			return (-1);
-		if (known[i].kind == KMEM_PAGE_ALLOC &&
-		    (find_field(event, "gfp_flags", true, false, &d->gfp_flags,
-		    e) != 0 ||
-		    find_field(event, "migratetype", true, false,
+		if (kind == KMEM_PAGE_ALLOC &&
+		    (find_field(event, "gfp_flags", true, NUMBER,
+		    &d->gfp_flags, e) != 0 ||
+		    find_field(event, "migratetype", true, NUMBER,
 		    &d->migratetype, e) != 0))
 			return (-1);
-		/* One check per record: where its last field ends. */
+		if (stack_and_task_fields(d, e) != 0)
+			return (-1);
+		/*
+		 * One check per record: where its last field ends (a stack:
+		 * where its frames begin; they are counted apart).
+		 */
 		const struct kmem_field *all[] = { &d->call_site, &d->ptr,
 		    &d->bytes_req, &d->bytes_alloc, &d->gfp_flags, &d->node,
-		    &d->name, &d->pfn, &d->order, &d->migratetype };
+		    &d->name, &d->pfn, &d->order, &d->migratetype,
+		    &d->nframes, &d->task_pid, &d->comm };
 		for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
 			if (all[k]->size != 0 && (size_t)(all[k]->offset +
 			    all[k]->size) > d->min_size)
 				d->min_size = (size_t)(all[k]->offset +
 				    all[k]->size);
+		if ((size_t)d->frames.offset > d->min_size)
+			d->min_size = (size_t)d->frames.offset;
 		if (slab)
 			ev->have_slab = true;
-		else
+		else if (page)
 			ev->have_page = true;
+		else if (kind == KMEM_STACK)
+			ev->have_stacks = true;
 	}
-	if (ev->ndesc == 0)
+	if (!ev->have_slab && !ev->have_page)
 		return (kt_fail(e, "no kmem events are described"));
 	if (common_field(tep, "common_type", &ev->type, e) != 0 ||
 	    common_field(tep, "common_pid", &ev->pid, e) != 0)
@@ -226,5 +298,41 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 			len--;
 		out->name_len = len;
 	}
+	if (d->kind == KMEM_STACK) {
+		/* The frames the count says, all inside the record. */
+		uint64_t n = number(ev, rec, &d->nframes);
+
+		if ((d->nframes.is_signed && (int64_t)n < 0) ||
+		    n > (rec->size - (size_t)d->frames.offset) /
+		    (size_t)d->frames.size)
+			return (-2);
+		out->frames = (const char *)rec->data + d->frames.offset;
+		out->nframes = (size_t)n;
+		out->frame_size = d->frames.size;
+	}
+	if (d->comm.size != 0) {
+		out->comm = (const char *)rec->data + d->comm.offset;
+		out->comm_len = strnlen(out->comm, (size_t)d->comm.size);
+		out->task_pid = d->task_pid.size != 0 ?
+		    (int)number(ev, rec, &d->task_pid) : out->pid;
+	}
 	return (0);
+}
+
+uint64_t
+kmem_events_frame(const struct kmem_events *ev, const struct kmem_event *s,
+    size_t i)
+{
+	const char *p = (const char *)s->frames + i * (size_t)s->frame_size;
+	uint64_t v;
+
+	if (ev->swap)
+		return (tep_read_number(ev->tep, p, s->frame_size));
+	if (s->frame_size == 8) {
+		memcpy(&v, p, 8);
+		return (v);
+	}
+	uint32_t x;
+	memcpy(&x, p, 4);
+	return (x);
 }

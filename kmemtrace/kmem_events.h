@@ -23,7 +23,14 @@ enum kmem_kind {
 	KMEM_CACHE_FREE,
 	KMEM_PAGE_ALLOC,
 	KMEM_PAGE_FREE,
+	/* With stacks (record -g): */
+	KMEM_STACK,		/* ftrace's kernel_stack, after its event */
+	KMEM_TASK_NEW,		/* task_newtask: a task and its command */
+	KMEM_TASK_RENAME,	/* task_rename: a task's new command */
 };
+
+/* A stack's frames kept at most; deeper ones are cut (and said so). */
+#define KMEM_MAX_FRAMES	64
 
 struct kmem_event {
 	enum kmem_kind	 kind;
@@ -42,6 +49,14 @@ struct kmem_event {
 	uint64_t	 pfn;
 	unsigned	 order;
 	int		 migratetype;
+	/* A stack: its frames, frame_size bytes each, in the record. */
+	const void	*frames;
+	size_t		 nframes;
+	int		 frame_size;
+	/* A task event: the task and its command (not NUL-terminated). */
+	int		 task_pid;
+	const char	*comm;
+	size_t		 comm_len;
 	/* The raw record, to print a field with the event's own format. */
 	const struct kt_record *record;
 };
@@ -51,7 +66,7 @@ struct kmem_field {
 	bool		 is_signed;
 };
 
-#define KMEM_MAX_EVENTS	8
+#define KMEM_MAX_EVENTS	12
 
 struct kmem_events {
 	struct tep_handle *tep;
@@ -65,10 +80,14 @@ struct kmem_events {
 		struct kmem_field call_site, ptr, bytes_req, bytes_alloc,
 				 gfp_flags, node, name, pfn, order,
 				 migratetype;
+		/* A stack's count and frames (size: one frame's). */
+		struct kmem_field nframes, frames;
+		/* A task event's pid and command (size: the array's). */
+		struct kmem_field task_pid, comm;
 		size_t		 min_size;	/* the fields' end */
 	} desc[KMEM_MAX_EVENTS];
 	int		 ndesc;
-	bool		 have_slab, have_page;
+	bool		 have_slab, have_page, have_stacks;
 };
 
 /* The descriptions from the source's formats; -1 on a format that lies. */
@@ -76,9 +95,13 @@ int	kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 	    struct kt_error *e);
 /*
  * rec decoded into out: 0; 1 if it is no kmem event; -1 if a field lies
- * outside the record.
+ * outside the record; -2 if a stack's count of frames does.
  */
 int	kmem_events_decode(const struct kmem_events *ev,
 	    const struct kt_record *rec, struct kmem_event *out);
+
+/* A stack event's frame i (below its nframes). */
+uint64_t kmem_events_frame(const struct kmem_events *ev,
+	    const struct kmem_event *stack, size_t i);
 
 #endif /* !KMEM_EVENTS_H */

@@ -6,6 +6,7 @@
  * A free of an address never seen allocated was allocated before the
  * recording began; an allocation of an address still live means its free
  * had no event (kmem_cache_free_bulk, kfree_bulk have none) or was lost.
+ * A page is an object too, known by its pfn, while it is allocated.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,20 +22,21 @@
 enum { OBJ_LIVE, OBJ_FREED };
 
 /*
- * 48 bytes: a recording's memory is mostly these, one per allocation it
+ * 56 bytes: a recording's memory is mostly these, one per allocation it
  * never saw freed.  The sizes are 32-bit: a kmalloc is at most 4 MiB (a
  * hostile recording's larger sizes saturate here; the rows and totals
- * count the events' own).
+ * count the events' own).  A page's bytes_req is its order.
  */
 struct kmem_object {
-	uint64_t	 ptr, ts;
+	uint64_t	 ptr, ts;	/* a page's ptr: its pfn */
 	uint32_t	 bytes_alloc, bytes_req;
-	uint32_t	 site, cache;
+	uint32_t	 site, cache;	/* a page's: NONE */
+	uint32_t	 stack, comm;	/* KMEM_NO_STACK, KMEM_NO_COMM */
 	uint32_t	 gen;		/* bumped when the slot is reused */
 	uint32_t	 next_free;
 	int32_t		 pid;
 	uint16_t	 cpu;
-	uint8_t		 kind;		/* KMEM_KMALLOC, KMEM_CACHE_ALLOC */
+	uint8_t		 kind;		/* KMEM_KMALLOC, _CACHE_ALLOC, _PAGE_ALLOC */
 	uint8_t		 state;		/* OBJ_LIVE, OBJ_FREED | OBJ_UNNAMED */
 };
 
@@ -303,6 +305,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 		i = *v;
 		if (OBJ_STATE(&st->objects[i]) == OBJ_LIVE) {
 			t->realloc_live++;
+			st->caches[st->objects[i].cache].realloc_live++;
 			t->live--;
 			t->live_bytes -= st->objects[i].bytes_alloc;
 		}
@@ -321,6 +324,10 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	obj->state = OBJ_LIVE;
 	if (ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL)
 		obj->state |= OBJ_UNNAMED;
+	obj->stack = KMEM_NO_STACK;
+	obj->comm = st->events.have_stacks ? kmem_tasks_now(&st->tasks,
+	    ev->pid) : KMEM_NO_COMM;
+	st->made = i;
 	t->live++;
 	t->live_bytes += obj->bytes_alloc;
 	return (0);
@@ -483,6 +490,7 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 {
 	struct kmem_totals *t = &st->totals;
 	struct kmem_page_row *row = NULL;
+	struct kmem_object *obj;
 	uint64_t key = page_key(ev), pages;
 	uint32_t *v;
 	bool made;
@@ -527,7 +535,26 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	row->pages += pages;
 	if ((v = u64map_insert(&st->pfn_map, ev->pfn, &made)) == NULL)
 		return (kt_fail(e, "out of memory"));
-	*v = ev->order;
+	if (made) {
+		uint32_t i = new_object(st);
+
+		if (i == NONE) {
+			u64map_remove(&st->pfn_map, ev->pfn);
+			return (kt_fail(e, "out of memory"));
+		}
+		*v = i;
+	} else
+		st->objects[*v].gen++;	/* allocated again: a new one */
+	obj = &st->objects[*v];
+	*obj = (struct kmem_object){ .ptr = ev->pfn, .ts = ev->ts,
+	    .bytes_alloc = saturate(pages << st->page_shift),
+	    .bytes_req = ev->order, .site = NONE, .cache = NONE,
+	    .stack = KMEM_NO_STACK, .gen = obj->gen, .next_free = NONE,
+	    .pid = ev->pid, .cpu = (uint16_t)ev->cpu,
+	    .kind = KMEM_PAGE_ALLOC, .state = OBJ_LIVE,
+	    .comm = st->events.have_stacks ? kmem_tasks_now(&st->tasks,
+	    ev->pid) : KMEM_NO_COMM };
+	st->made = *v;
 	return (0);
 }
 
@@ -551,8 +578,69 @@ page_free(struct kmem_stats *st, const struct kmem_event *ev,
 		return (0);
 	}
 	t->page_alloc_freed++;
-	t->page_bytes_freed += (1ULL << *v) << st->page_shift;
+	t->page_bytes_freed += (1ULL << st->objects[*v].bytes_req) <<
+	    st->page_shift;
+	st->objects[*v].state = OBJ_FREED;
+	st->objects[*v].next_free = st->free_object;
+	st->free_object = *v;
 	u64map_remove(&st->pfn_map, ev->pfn);
+	return (0);
+}
+
+/* An allocation whose stack is to come: on its CPU's pending stack. */
+static void
+await_stack(struct kmem_stats *st, int cpu)
+{
+	struct kmem_pending *p = &st->pending[(size_t)cpu * KMEM_PENDING];
+	uint8_t *n = &st->npending[cpu];
+
+	/* Full: the oldest's stack was lost; it goes. */
+	if (*n == KMEM_PENDING) {
+		memmove(p, p + 1, (KMEM_PENDING - 1) * sizeof(*p));
+		(*n)--;
+	}
+	p[(*n)++] = (struct kmem_pending){ st->made,
+	    st->made != NONE ? st->objects[st->made].gen : 0 };
+}
+
+/* A stack record: the latest allocation waiting on its CPU gets it. */
+static int
+stack_record(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
+{
+	const struct kt_loss *l = &st->src->loss[ev->cpu];
+	uint64_t frames[KMEM_MAX_FRAMES];
+	struct kmem_pending p;
+	size_t n = ev->nframes;
+	uint32_t id;
+
+	st->totals.stack_events++;
+	if (st->npending[ev->cpu] == 0) {
+		/* Its event was lost; else the recording lies. */
+		if (st->cpu_lost[ev->cpu] || (l->dropped != KT_UNKNOWN &&
+		    l->dropped > 0) || (l->overrun != KT_UNKNOWN &&
+		    l->overrun > 0)) {
+			st->totals.stacks_unmatched++;
+			return (0);
+		}
+		return (kt_fail(e, "%s: cpu%d: a kernel stack at %llu with no "
+		    "allocation before it", st->src->path, ev->cpu,
+		    (unsigned long long)ev->ts));
+	}
+	p = st->pending[(size_t)ev->cpu * KMEM_PENDING +
+	    --st->npending[ev->cpu]];
+	if (p.object == NONE || st->objects[p.object].gen != p.gen ||
+	    OBJ_STATE(&st->objects[p.object]) != OBJ_LIVE)
+		return (0);	/* not kept (-p), or freed already */
+	if (n > KMEM_MAX_FRAMES) {
+		st->totals.stacks_cut++;
+		n = KMEM_MAX_FRAMES;
+	}
+	for (size_t i = 0; i < n; i++)
+		frames[i] = kmem_events_frame(&st->events, ev, i);
+	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK)
+		return (kt_fail(e, "out of memory"));
+	st->objects[p.object].stack = id;
 	return (0);
 }
 
@@ -570,6 +658,41 @@ struct gather {
 };
 
 static int
+one_event(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
+{
+	struct kmem_totals *t = &st->totals;
+
+	if (st->npids > 0 && bsearch(&ev->pid, st->pids, st->npids,
+	    sizeof(*st->pids), cmp_int) == NULL)
+		return (0);
+	switch (ev->kind) {
+	case KMEM_KMALLOC:
+	case KMEM_CACHE_ALLOC:
+		t->slab_events++;
+		return (slab_alloc(st, ev, e));
+	case KMEM_KFREE:
+	case KMEM_CACHE_FREE:
+		t->slab_events++;
+		return (slab_free(st, ev, e));
+	case KMEM_PAGE_ALLOC:
+		t->page_events++;
+		return (page_alloc(st, ev, e));
+	case KMEM_PAGE_FREE:
+		t->page_events++;
+		return (page_free(st, ev, e));
+	case KMEM_TASK_NEW:
+	case KMEM_TASK_RENAME:
+		t->task_events++;
+		return (kmem_tasks_set(&st->tasks, ev->task_pid, ev->comm,
+		    ev->comm_len) != 0 ? kt_fail(e, "out of memory") : 0);
+	case KMEM_STACK:
+		break;
+	}
+	return (0);
+}
+
+static int
 one_record(const struct kt_record *rec, void *arg)
 {
 	struct gather *g = arg;
@@ -581,35 +704,58 @@ one_record(const struct kt_record *rec, void *arg)
 	if (t->events++ == 0)
 		t->first_ts = rec->ts;
 	t->last_ts = rec->ts;
+	if (rec->after_loss && st->events.have_stacks) {
+		/* What waited for a stack before the loss waits no more. */
+		st->npending[rec->cpu] = 0;
+		st->cpu_lost[rec->cpu] = true;
+	}
+	if (rec->after_loss)
+		st->loss_ts = rec->ts;
 	rc = kmem_events_decode(&st->events, rec, &ev);
+	if (rc == -2)
+		return (kt_fail(g->e, "%s: cpu%d: a kernel stack at %llu "
+		    "counts more frames than its record holds", st->src->path,
+		    rec->cpu, (unsigned long long)rec->ts));
 	if (rc < 0)
 		return (kt_fail(g->e, "%s: cpu%d: an event at %llu is shorter "
 		    "than its format", st->src->path, rec->cpu,
 		    (unsigned long long)rec->ts));
 	if (rc > 0) {
 		t->other_events++;
+		if (st->stack_all)
+			await_stack(st, rec->cpu);
 		return (0);
 	}
-	if (st->npids > 0 && bsearch(&ev.pid, st->pids, st->npids,
-	    sizeof(*st->pids), cmp_int) == NULL)
-		return (0);
-	switch (ev.kind) {
-	case KMEM_KMALLOC:
-	case KMEM_CACHE_ALLOC:
-		t->slab_events++;
-		return (slab_alloc(st, &ev, g->e));
-	case KMEM_KFREE:
-	case KMEM_CACHE_FREE:
-		t->slab_events++;
-		return (slab_free(st, &ev, g->e));
-	case KMEM_PAGE_ALLOC:
-		t->page_events++;
-		return (page_alloc(st, &ev, g->e));
-	case KMEM_PAGE_FREE:
-		t->page_events++;
-		return (page_free(st, &ev, g->e));
-	}
-	return (0);
+	if (ev.kind == KMEM_STACK)
+		return (stack_record(st, &ev, g->e));
+	st->made = NONE;
+	rc = one_event(st, &ev, g->e);
+	if (rc == 0 && (st->stack_all || st->stacked[ev.kind]))
+		await_stack(st, rec->cpu);
+	return (rc);
+}
+
+/* The kinds recorded with stacks, from the recording's "stacks:" line. */
+static void
+stacked_kinds(struct kmem_stats *st, const char *names)
+{
+	static const struct {
+		const char	*name;
+		enum kmem_kind	 kind;
+	} kinds[] = {
+		{ "kmalloc", KMEM_KMALLOC }, { "kmalloc_node", KMEM_KMALLOC },
+		{ "kmem_cache_alloc", KMEM_CACHE_ALLOC },
+		{ "kmem_cache_alloc_node", KMEM_CACHE_ALLOC },
+		{ "mm_page_alloc", KMEM_PAGE_ALLOC },
+	};
+	char copy[sizeof(st->src->facts.stacks)], *w, *save;
+
+	strlcpy(copy, names, sizeof(copy));
+	for (w = strtok_r(copy, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save))
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
+			if (strcmp(w, kinds[i].name) == 0)
+				st->stacked[kinds[i].kind] = true;
 }
 
 int
@@ -628,6 +774,23 @@ kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 		;
 	if (kmem_events_init(&st->events, src->tep, e) != 0)
 		return (-1);
+	if (kmem_stacks_init(&st->stacks) != 0 ||
+	    kmem_tasks_init(&st->tasks) != 0)
+		return (kt_fail(e, "out of memory"));
+	for (size_t i = 0; i < src->ntasks; i++)
+		if (kmem_tasks_set(&st->tasks, src->tasks[i].pid,
+		    src->tasks[i].comm, strlen(src->tasks[i].comm)) != 0)
+			return (kt_fail(e, "out of memory"));
+	if (st->events.have_stacks) {
+		/* A trace.dat says not which: trace-cmd -T stacks them all. */
+		stacked_kinds(st, src->facts.stacks);
+		st->stack_all = src->facts.stacks[0] == '\0';
+		if ((st->pending = calloc((size_t)src->ncpus * KMEM_PENDING,
+		    sizeof(*st->pending))) == NULL ||
+		    (st->npending = calloc((size_t)src->ncpus, 1)) == NULL ||
+		    (st->cpu_lost = calloc((size_t)src->ncpus, 1)) == NULL)
+			return (kt_fail(e, "out of memory"));
+	}
 	if (u64map_init(&st->site_map) != 0 || u64map_init(&st->ptr_map) != 0 ||
 	    u64map_init(&st->cache_map) != 0 ||
 	    u64map_init(&st->page_map) != 0 ||
@@ -670,4 +833,56 @@ kmem_stats_free(struct kmem_stats *st)
 	u64map_free(&st->pfn_map);
 	u64map_free(&st->kmalloc_map);
 	free(st->ring);
+	kmem_stacks_free(&st->stacks);
+	kmem_tasks_free(&st->tasks);
+	free(st->pending);
+	free(st->npending);
+	free(st->cpu_lost);
+}
+
+struct kmem_live *
+kmem_stats_live(const struct kmem_stats *st, bool pages, size_t *n)
+{
+	struct kmem_live *out;
+	size_t k = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < st->nobjects; i++)
+		if (OBJ_STATE(&st->objects[i]) == OBJ_LIVE &&
+		    (st->objects[i].kind == KMEM_PAGE_ALLOC) == pages)
+			k++;
+	if (k == 0)
+		return (NULL);
+	if ((out = calloc(k, sizeof(*out))) == NULL) {
+		*n = SIZE_MAX;
+		return (NULL);
+	}
+	for (size_t i = 0; i < st->nobjects; i++) {
+		const struct kmem_object *o = &st->objects[i];
+
+		if (OBJ_STATE(o) != OBJ_LIVE ||
+		    (o->kind == KMEM_PAGE_ALLOC) != pages)
+			continue;
+		out[*n] = (struct kmem_live){ .ptr = o->ptr, .ts = o->ts,
+		    .bytes_alloc = o->bytes_alloc,
+		    .bytes_req = pages ? o->bytes_alloc : o->bytes_req,
+		    .call_site = pages ? 0 : st->sites[o->site].key,
+		    .cache = o->cache, .stack = o->stack, .comm = o->comm,
+		    .pid = o->pid, .cpu = o->cpu,
+		    .order = pages ? o->bytes_req : 0 };
+		(*n)++;
+	}
+	return (out);
+}
+
+const char *
+kmem_stats_comm(const struct kmem_stats *st, const struct kmem_live *l)
+{
+	const char *c;
+
+	if (l->comm != KMEM_NO_COMM)
+		return (kmem_tasks_comm(&st->tasks, l->comm));
+	/* The kernel's table: the last command of the pid, if it kept it. */
+	c = tep_data_comm_from_pid(st->src->tep, l->pid);
+	return (c != NULL && strcmp(c, "<...>") != 0 ? c : NULL);
 }

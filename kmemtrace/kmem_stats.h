@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "kmem_events.h"
+#include "kmem_stacks.h"
+#include "kmem_tasks.h"
 #include "u64map.h"
 
 struct kmem_object;
@@ -27,6 +29,8 @@ struct kmem_row {
 	uint64_t	 hits;		/* allocations */
 	uint64_t	 frees;		/* of allocations seen */
 	uint64_t	 pingpong;	/* of those, on another CPU */
+	/* Allocations of an address still live: frees without events. */
+	uint64_t	 realloc_live;
 };
 
 struct kmem_page_row {
@@ -68,12 +72,32 @@ struct kmem_totals {
 	uint64_t	 frees_unknown;		/* allocated before the start */
 	uint64_t	 realloc_live;		/* allocated again, no free seen */
 	uint64_t	 live, live_bytes;	/* at the end */
+	/* Stacks (record -g). */
+	uint64_t	 stack_events, task_events;
+	uint64_t	 stacks_unmatched;	/* no event: explained by a loss */
+	uint64_t	 stacks_cut;		/* deeper than KMEM_MAX_FRAMES */
 	/* Pages. */
 	uint64_t	 page_allocs, page_frees, page_alloc_fail;
 	uint64_t	 page_bytes_alloc, page_bytes_freed;
 	uint64_t	 page_alloc_freed, page_free_unknown;
 	uint64_t	 page_bytes_free_all, page_bytes_free_unknown;
 };
+
+/* An allocation not freed by the end, for --outstanding. */
+struct kmem_live {
+	uint64_t	 ptr;		/* a page's: its pfn */
+	uint64_t	 ts;
+	uint64_t	 bytes_alloc, bytes_req;
+	uint64_t	 call_site;	/* 0 for a page */
+	uint32_t	 cache;		/* row in caches; a page's: none */
+	uint32_t	 stack;		/* or KMEM_NO_STACK */
+	uint32_t	 comm;		/* in tasks, or KMEM_NO_COMM */
+	int		 pid, cpu;
+	unsigned	 order;		/* a page's */
+};
+
+/* Allocations the recording's CPUs kept waiting for their stacks. */
+#define KMEM_PENDING	8
 
 struct kmem_stats {
 	struct kmem_events events;
@@ -100,6 +124,21 @@ struct kmem_stats {
 	size_t		 ring_head, ring_count, ring_size;
 	char		**gfp_names;
 	size_t		 ngfp, agfp;
+	/*
+	 * Stacks: a stack record follows its event on the same CPU, after
+	 * any that interrupted it between the two (a stack of events).
+	 */
+	struct kmem_stacks stacks;
+	struct kmem_tasks tasks;
+	bool		 stacked[KMEM_TASK_RENAME + 1];	/* kinds with stacks */
+	bool		 stack_all;	/* a trace.dat: every event's */
+	struct kmem_pending {
+		uint32_t object, gen;	/* NONE: none to give it to */
+	}		*pending;	/* [ncpus][KMEM_PENDING] */
+	uint8_t		*npending;	/* [ncpus] */
+	bool		*cpu_lost;	/* [ncpus]: a loss was met */
+	uint32_t	 made;		/* the last event's object, or none */
+	uint64_t	 loss_ts;	/* the last loss met, 0: none */
 	struct kmem_totals totals;
 	struct kmem_misuse misuse[MISUSE_NKINDS];
 };
@@ -110,5 +149,15 @@ int	kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 int	kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
 	    struct kt_error *e);
 void	kmem_stats_free(struct kmem_stats *st);
+/*
+ * The allocations live at the end, slab objects or pages, in allocation
+ * order: a new array (free it), *n long; NULL with *n 0 if none or out of
+ * memory (*n SIZE_MAX).
+ */
+struct kmem_live *kmem_stats_live(const struct kmem_stats *st, bool pages,
+	    size_t *n);
+/* The command a live allocation's task ran then, or NULL. */
+const char *kmem_stats_comm(const struct kmem_stats *st,
+	    const struct kmem_live *l);
 
 #endif /* !KMEM_STATS_H */

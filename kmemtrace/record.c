@@ -41,13 +41,14 @@
 #define MAX_BUFFER_KIB		(4UL << 20)
 
 static const char record_usage[] =
-    "usage: kmemtrace record [-f] [-o dir] [-e slab|page|all] [-b KiB]\n"
+    "usage: kmemtrace record [-fg] [-o dir] [-e slab|page|all] [-b KiB]\n"
     "                        [-c cache ...] [-t seconds] [-- command [arg ...]]\n"
     "  -o dir       the recording (default kmemtrace.data)\n"
     "  -f           replace an existing recording\n"
+    "  -g           each allocation's kernel stack, and the tasks' commands\n"
     "  -e events    slab (default): kmalloc, kfree, kmem_cache_alloc,\n"
-    "               kmem_cache_free; page: mm_page_alloc, mm_page_free;\n"
-    "               all: both\n"
+    "               kmem_cache_free; page: mm_page_alloc, mm_page_free,\n"
+    "               mm_page_free_batched; all: both\n"
     "  -b KiB       ring buffer per CPU (default 8192)\n"
     "  -c cache     only this slab cache's allocations (repeatable;\n"
     "               kmalloc-N by size); frees of every cache\n"
@@ -312,7 +313,7 @@ int
 kmemtrace_record(int argc, char *argv[])
 {
 	const char *out = "kmemtrace.data", *why, *what, *failed = NULL;
-	bool force = false, slab = true, page = false;
+	bool force = false, slab = true, page = false, stacks = false;
 	size_t kib = DEFAULT_BUFFER_KIB, page_size;
 	struct record_machine m = { 0 };
 	struct record_filter filter = { .ncaches = 0 };
@@ -325,7 +326,7 @@ kmemtrace_record(int argc, char *argv[])
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt(argc, argv, "+:b:c:e:fho:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "+:b:c:e:fgho:t:")) != -1) {
 		switch (ch) {
 		case 'b':
 			errno = 0;
@@ -355,6 +356,9 @@ kmemtrace_record(int argc, char *argv[])
 			break;
 		case 'f':
 			force = true;
+			break;
+		case 'g':
+			stacks = true;
 			break;
 		case 'h':
 			printf("%s", record_usage);
@@ -410,11 +414,9 @@ kmemtrace_record(int argc, char *argv[])
 	    record_tracefs_cache_named(&rec.tracefs), whybuf,
 	    sizeof(whybuf)) != 0)
 		errx(1, "%s", whybuf);
-	if (record_tracefs_enable(&rec.tracefs, slab, page, &filter, &why) !=
-	    0)
+	if (record_tracefs_enable(&rec.tracefs, slab, page, stacks, &filter,
+	    &why) != 0)
 		err(1, "%s", why);
-	/* Enabling started the events; tracing off until the readers run. */
-	record_tracefs_stop(&rec.tracefs);
 	for (size_t i = 0; i < rec.tracefs.nevents; i++) {
 		if (i > 0)
 			strlcat(events, " ", sizeof(events));

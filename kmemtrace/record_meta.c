@@ -167,11 +167,73 @@ save_cpu_nodes(int dir, int ncpus)
 	return (rc);
 }
 
+/*
+ * Every task's command at the start, as saved_cmdlines lines ("pid
+ * command"): the tasks that allocate during the recording but were made
+ * before it.  The task events tell of those made or renamed after.
+ */
+static int
+save_tasks(int dir)
+{
+	char path[300], sub[600], comm[64];
+	struct dirent *p, *t;
+	DIR *procs, *tasks;
+	FILE *out, *f;
+	int fd, rc = 0;
+
+	if ((procs = opendir("/proc")) == NULL)
+		return (-1);
+	if ((fd = openat(dir, "tasks", O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644)) < 0 || (out = fdopen(fd, "w")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		closedir(procs);
+		return (-1);
+	}
+	while ((p = readdir(procs)) != NULL) {
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		if ((tasks = opendir(path)) == NULL)
+			continue;	/* gone meanwhile */
+		while ((t = readdir(tasks)) != NULL) {
+			if (!isdigit((unsigned char)t->d_name[0]))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/%s/comm", path,
+			    t->d_name);
+			if ((f = fopen(sub, "r")) == NULL)
+				continue;
+			if (fgets(comm, sizeof(comm), f) != NULL &&
+			    comm[0] != '\n')
+				fprintf(out, "%s %s", t->d_name, comm);
+			fclose(f);
+		}
+		closedir(tasks);
+	}
+	closedir(procs);
+	if (fclose(out) != 0)
+		rc = -1;
+	return (rc);
+}
+
+/* system/event's format from the top level (an instance has no ftrace). */
+static int
+copy_format(int dir, const char *system, const char *event,
+    struct tracefs_instance *instance)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "events/%s/%s", system, event);
+	if (mkdir_p(dir, name) != 0)
+		return (-1);
+	strlcat(name, "/format", sizeof(name));
+	return (copy_tracefs(dir, name, instance, name));
+}
+
 int
 record_meta_start(int dir, const struct record_tracefs *t, bool page,
     int ncpus, const char **what)
 {
-	char name[128];
 
 	*what = "events";
 	if (mkdir_p(dir, "events/kmem") != 0)
@@ -182,13 +244,20 @@ record_meta_start(int dir, const struct record_tracefs *t, bool page,
 	*what = "events/header_event";
 	if (copy_tracefs(dir, *what, NULL, *what) != 0)
 		return (-1);
-	for (size_t i = 0; i < t->nevents; i++) {
-		snprintf(name, sizeof(name), "events/kmem/%s", t->events[i]);
-		*what = "events/kmem";
-		if (mkdir_p(dir, name) != 0)
+	*what = "events/kmem";
+	for (size_t i = 0; i < t->nevents; i++)
+		if (copy_format(dir, "kmem", t->events[i], t->instance) != 0)
 			return (-1);
-		strlcat(name, "/format", sizeof(name));
-		if (copy_tracefs(dir, name, t->instance, name) != 0)
+	*what = "events/task";
+	for (size_t i = 0; i < t->ntasks; i++)
+		if (copy_format(dir, "task", t->tasks[i], t->instance) != 0)
+			return (-1);
+	if (t->nstacked > 0) {
+		*what = "events/ftrace/kernel_stack";
+		if (copy_format(dir, "ftrace", "kernel_stack", NULL) != 0)
+			return (-1);
+		*what = "tasks";
+		if (save_tasks(dir) != 0)
 			return (-1);
 	}
 	*what = "kallsyms";
@@ -294,6 +363,12 @@ record_meta_machine(int dir, const struct record_tracefs *t,
 	fprintf(f, "trace-clock: %s\n", clock);
 	fprintf(f, "buffer-size-kb: %zu\n", m->buffer_kib);
 	fprintf(f, "events: %s\n", m->events);
+	if (t->nstacked > 0) {
+		fprintf(f, "stacks:");
+		for (size_t i = 0; i < t->nstacked; i++)
+			fprintf(f, " %s", t->stacked[i]);
+		fprintf(f, "\n");
+	}
 	if (m->command != NULL)
 		fprintf(f, "command: %s\n", m->command);
 	if (m->caches != NULL)

@@ -153,12 +153,33 @@ record_tracefs_instance(struct record_tracefs *t, size_t kib,
 }
 
 /*
+ * The stacktrace trigger: its stack record follows the event's in the
+ * same CPU's buffer.  A trigger is tested apart from the event's filter
+ * (and fires even for an event it discards), so it gets the same one.
+ */
+static int
+set_stack_trigger(struct record_tracefs *t, const char *name,
+    const char *filter)
+{
+	char trigger[sizeof(((struct record_filter *)0)->cache) + 32];
+
+	snprintf(trigger, sizeof(trigger), "stacktrace%s%s",
+	    filter != NULL ? " if " : "", filter != NULL ? filter : "");
+	if (tracefs_event_file_write(t->instance, "kmem", name, "trigger",
+	    trigger) < 0)
+		return (-1);
+	t->stacked[t->nstacked++] = name;
+	return (0);
+}
+
+/*
  * Enables those of the events that this kernel has, with filter (NULL:
- * none; "": the event is not wanted at all).
+ * none; "": the event is not wanted at all), and a stack for each if
+ * stacks.
  */
 static int
 enable_events(struct record_tracefs *t, const char *const *names, size_t n,
-    const char *filter)
+    const char *filter, bool stacks)
 {
 	char path[64];
 
@@ -173,6 +194,25 @@ enable_events(struct record_tracefs *t, const char *const *names, size_t n,
 		if (tracefs_event_enable(t->instance, "kmem", names[i]) != 0)
 			return (-1);
 		t->events[t->nevents++] = names[i];
+		if (stacks && set_stack_trigger(t, names[i], filter) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* The task events, which name the commands of tasks made or renamed. */
+static int
+enable_task_events(struct record_tracefs *t)
+{
+	static const char *const names[] = { "task_newtask", "task_rename" };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (!tracefs_dir_exists(t->instance, i == 0 ?
+		    "events/task/task_newtask" : "events/task/task_rename"))
+			continue;
+		if (tracefs_event_enable(t->instance, "task", names[i]) != 0)
+			return (-1);
+		t->tasks[t->ntasks++] = names[i];
 	}
 	return (0);
 }
@@ -190,23 +230,34 @@ record_tracefs_cache_named(struct record_tracefs *t)
 
 int
 record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
-    const struct record_filter *filter, const char **why)
+    bool stacks, const struct record_filter *filter, const char **why)
 {
 	/* Until 6.0 the _node twins; since 6.1 node is a field. */
 	static const char *const kmallocs[] = { "kmalloc", "kmalloc_node" };
 	static const char *const cache_allocs[] = { "kmem_cache_alloc",
 	    "kmem_cache_alloc_node" };
 	static const char *const frees[] = { "kfree", "kmem_cache_free" };
-	static const char *const pages[] = { "mm_page_alloc", "mm_page_free" };
+	/* free_unref_folios() tells its frees as mm_page_free_batched. */
+	static const char *const pages[] = { "mm_page_alloc", "mm_page_free",
+	    "mm_page_free_batched" };
 	bool f = filter != NULL && filter->ncaches > 0;
 
-	t->nevents = 0;
+	t->nevents = t->nstacked = t->ntasks = 0;
+	/* Tracing off first: no event is recorded before its stack can be. */
+	record_tracefs_stop(t);
 	if ((slab && (enable_events(t, kmallocs, 2, f ? filter->kmalloc :
-	    NULL) != 0 || enable_events(t, cache_allocs, 2, f ?
-	    filter->cache : NULL) != 0 || enable_events(t, frees, 2,
-	    NULL) != 0)) ||
-	    (page && enable_events(t, pages, 2, NULL) != 0)) {
-		*why = "cannot enable the kmem trace events";
+	    NULL, stacks) != 0 || enable_events(t, cache_allocs, 2, f ?
+	    filter->cache : NULL, stacks) != 0 || enable_events(t, frees, 2,
+	    NULL, false) != 0)) ||
+	    (page && (enable_events(t, pages, 1, NULL, stacks) != 0 ||
+	    enable_events(t, pages + 1, 2, NULL, false) != 0))) {
+		*why = stacks ? "cannot enable the kmem trace events with "
+		    "their stacktrace triggers" :
+		    "cannot enable the kmem trace events";
+		return (-1);
+	}
+	if (stacks && enable_task_events(t) != 0) {
+		*why = "cannot enable the task trace events";
 		return (-1);
 	}
 	if (t->nevents == 0) {
@@ -229,6 +280,11 @@ record_tracefs_close(struct record_tracefs *t)
 {
 	if (t->instance != NULL) {
 		record_tracefs_stop(t);
+		/* A trigger keeps its event soft-enabled: it goes first. */
+		for (size_t i = 0; i < t->nstacked; i++)
+			tracefs_event_file_write(t->instance, "kmem",
+			    t->stacked[i], "trigger", "!stacktrace");
+		t->nstacked = 0;
 		tracefs_event_disable(t->instance, NULL, NULL);
 		/* rmdir is refused while a file in it is open: ours are not. */
 		for (int i = 0; tracefs_instance_destroy(t->instance) != 0 &&

@@ -20,8 +20,12 @@ struct record_tracefs {
 	char			*mounted;	/* where we mounted tracefs */
 	struct tracefs_instance	*instance;	/* ours, or NULL */
 	char			 name[32];
-	const char		*events[8];	/* "kmem/kmalloc", ... */
+	const char		*events[12];	/* kmem's: "kmalloc", ... */
 	size_t			 nevents;
+	const char		*stacked[4];	/* with a stacktrace trigger */
+	size_t			 nstacked;
+	const char		*tasks[2];	/* task's: "task_newtask", ... */
+	size_t			 ntasks;
 };
 
 /*
@@ -39,12 +43,17 @@ int	record_tracefs_instance(struct record_tracefs *t, size_t kib,
 	    const char **why);
 /*
  * Enables the events of the wanted systems that this kernel has: the four
- * slab events (or their _node twins) for slab, the two page events for
- * page; with a filter (-c), only the allocations it passes, and no
- * allocation event it has no cache for.  -1 if none of them exists.
+ * slab events (or their _node twins) for slab, the page events
+ * (mm_page_alloc, mm_page_free, mm_page_free_batched) for page; with a
+ * filter (-c), only the allocations it passes, and no allocation event
+ * it has no cache for.  stacks: each allocation event's
+ * kernel stack too (the stacktrace trigger), and the task events, for
+ * the commands of the tasks made during the recording.  Tracing is off
+ * in the instance after it.  -1 if none of the kmem events exists.
  */
 int	record_tracefs_enable(struct record_tracefs *t, bool slab, bool page,
-	    const struct record_filter *filter, const char **why);
+	    bool stacks, const struct record_filter *filter,
+	    const char **why);
 /* Whether kmem_cache_alloc's format names the cache (2025 on). */
 bool	record_tracefs_cache_named(struct record_tracefs *t);
 /* Tracing off in our instance (the readers then drain it). */

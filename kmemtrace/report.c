@@ -14,6 +14,7 @@
 #include "kmem_stats.h"
 #include "report.h"
 #include "report_loss.h"
+#include "report_outstanding.h"
 #include "report_tables.h"
 #include "source_open.h"
 #include "tool_options.h"
@@ -23,6 +24,10 @@ static const char report_usage[] =
     "usage: kmemtrace report [--caller] [--alloc] [--cache] [--page]\n"
     "                        [-s key[,key...]] [-l lines] [-p pid[,pid...]]\n"
     "                        [--libxo json[,pretty]] [dir | file.dat]\n"
+    "       kmemtrace report --outstanding [--page] [-c cache ...]\n"
+    "                        [--by stack|callsite|pid|object] [--older seconds]\n"
+    "                        [-l groups] [-p pid[,pid...]]\n"
+    "                        [--libxo json[,pretty]] [dir | file.dat]\n"
     "  --caller     per call site (the default)\n"
     "  --alloc      per pointer\n"
     "  --cache      per slab cache\n"
@@ -31,6 +36,11 @@ static const char report_usage[] =
     "               frag; for --page order, migtype, gfp, hit, bytes\n"
     "  -l lines     at most this many rows per table\n"
     "  -p pid[,pid...]  only the events these processes caused\n"
+    "  --outstanding  the allocations not freed by the end (pages with\n"
+    "               --page), grouped --by stack (the default with\n"
+    "               stacks), callsite, pid, or object by object\n"
+    "  -c cache     only this cache's objects (repeatable)\n"
+    "  --older s    only those allocated at least s seconds before the end\n"
     "  dir          a kmemtrace recording (default kmemtrace.data), or\n"
     "  file.dat     a trace-cmd trace.dat\n"
     "  --libxo json[,pretty]  JSON instead of text\n";
@@ -41,7 +51,13 @@ enum {
 	OPT_CACHE,
 	OPT_PAGE,
 	OPT_HELP,
+	OPT_OUTSTANDING,
+	OPT_BY,
+	OPT_OLDER,
 };
+
+/* -c: as many as record takes. */
+#define RECORD_REPORT_CACHES	16
 
 static const char *const misuse_text[MISUSE_NKINDS] = {
 	"kmalloc'd memory freed by kmem_cache_free",
@@ -83,6 +99,8 @@ header_text(FILE *f, const struct kt_source *src,
 	if (k->caches[0] != '\0')
 		fprintf(f, "\n# allocations of these caches only: %s",
 		    k->caches);
+	if (k->stacks[0] != '\0')
+		fprintf(f, "\n# kernel stacks of: %s", k->stacks);
 	fprintf(f, "\n# state: %s%s\n", k->state, k->partial ?
 	    " (the report covers what was written)" : "");
 	fprintf(f, "# lost: ");
@@ -199,6 +217,8 @@ source_json(const struct kt_source *src, const struct kmem_stats *st)
 		tool_json_set(o, "command", json_object_new_string(k->command));
 	if (k->caches[0] != '\0')
 		tool_json_set(o, "caches", json_object_new_string(k->caches));
+	if (k->stacks[0] != '\0')
+		tool_json_set(o, "stacks", json_object_new_string(k->stacks));
 	tool_json_set(o, "state", json_object_new_string(k->state));
 	tool_json_set(o, "partial", json_object_new_boolean(k->partial));
 	tool_json_set(o, "events", tool_json_uint(st->totals.events));
@@ -334,6 +354,68 @@ parse_pids(const char *arg, int **pids)
 	return (n);
 }
 
+/*
+ * --outstanding: slab objects, or pages (--page, or a recording of pages
+ * only).  by -1: by stack where stacks were recorded, else by call site.
+ */
+static int
+outstanding_report(const char *path, enum tool_style style,
+    struct outstanding_options *o, int *pids, size_t npids)
+{
+	struct json_object *body;
+	struct kmem_stats st;
+	struct kt_source src;
+	struct kt_error e;
+	struct tool_out out;
+	bool slab, page;
+	int rc;
+
+	if (kt_source_open(&src, path, &e) != 0)
+		errx(1, "%s", e.msg);
+	if (kmem_stats_init(&st, &src, false, &e) != 0)
+		errx(1, "%s: %s", path, e.msg);
+	st.pids = pids;
+	st.npids = npids;
+	if (kmem_stats_gather(&st, &src, &e) != 0)
+		errx(1, "%s", e.msg);
+	slab = src.formats_recorded ? st.events.have_slab :
+	    st.totals.slab_events > 0;
+	page = src.formats_recorded ? st.events.have_page :
+	    st.totals.page_events > 0;
+	if (!o->pages && !slab && page && o->ncaches == 0)
+		o->pages = true;
+	if (o->pages && !page)
+		errx(1, "%s: no page events were recorded (kmemtrace record "
+		    "-e page)", path);
+	if (!o->pages && !slab)
+		errx(1, "%s: no slab events were recorded (kmemtrace record "
+		    "-e slab)", path);
+	if ((int)o->by < 0)
+		o->by = st.events.have_stacks ? BY_STACK : BY_CALLSITE;
+	if (o->by == BY_STACK && !st.events.have_stacks)
+		errx(1, "%s: no stacks were recorded (kmemtrace record -g); "
+		    "--by callsite, pid or object", path);
+
+	tool_out_init(&out, style);
+	if (style != STYLE_TEXT) {
+		body = tool_json_set(out.json, "kmemtrace",
+		    tool_json_new(json_type_object));
+		tool_json_set(body, "source", source_json(&src, &st));
+		tool_json_set(body, "lost", report_loss_json(&src));
+		rc = report_outstanding_json(body, &st, o);
+	} else {
+		header_text(out.text, &src, &st);
+		rc = report_outstanding_text(out.text, &st, o);
+	}
+	if (rc != 0)
+		errx(1, "out of memory");
+	tool_out_finish(&out);
+	kmem_stats_free(&st);
+	kt_source_close(&src);
+	free(pids);
+	return (0);
+}
+
 int
 kmemtrace_report(int argc, char *argv[])
 {
@@ -343,6 +425,9 @@ kmemtrace_report(int argc, char *argv[])
 		{ "cache", no_argument, NULL, OPT_CACHE },
 		{ "page", no_argument, NULL, OPT_PAGE },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "older", required_argument, NULL, OPT_OLDER },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool want[TABLE_COUNT] = { false }, any = false, slab, page;
@@ -354,16 +439,42 @@ kmemtrace_report(int argc, char *argv[])
 	struct kt_error e;
 	struct tool_out out;
 	long limit = -1;
-	int *pids = NULL, ch;
+	int *pids = NULL, ch, by = -1;
 	size_t npids = 0;
 	char *end;
+	bool outstanding = false;
+	double older = 0;
+	const char *caches[RECORD_REPORT_CACHES];
+	size_t ncaches = 0;
 
 	argc = tool_parse_libxo(argc, argv, &style);
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":l:p:s:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, ":c:l:p:s:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
+		case OPT_OUTSTANDING:
+			outstanding = true;
+			break;
+		case OPT_BY:
+			if ((by = report_outstanding_by(optarg)) < 0)
+				tool_usage_error("--by %s: stack, callsite, "
+				    "pid or object", optarg);
+			break;
+		case OPT_OLDER:
+			errno = 0;
+			older = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    !(older >= 0 && older < 1e9))
+				tool_usage_error("--older %s: a number of "
+				    "seconds", optarg);
+			break;
+		case 'c':
+			if (ncaches == RECORD_REPORT_CACHES)
+				tool_usage_error("-c: at most %d caches",
+				    RECORD_REPORT_CACHES);
+			caches[ncaches++] = optarg;
+			break;
 		case OPT_CALLER:
 		case OPT_ALLOC:
 		case OPT_CACHE:
@@ -402,6 +513,19 @@ kmemtrace_report(int argc, char *argv[])
 		path = argv[optind++];
 	if (optind < argc)
 		tool_usage_error("unexpected argument %s", argv[optind]);
+	if (!outstanding && (by >= 0 || older > 0 || ncaches > 0))
+		tool_usage_error("--by, --older and -c go with --outstanding");
+	if (outstanding && (want[TABLE_CALLER] || want[TABLE_ALLOC] ||
+	    want[TABLE_CACHE] || sort != NULL))
+		tool_usage_error("--outstanding takes --page, not the tables' "
+		    "options");
+	if (outstanding && want[TABLE_PAGE] && ncaches > 0)
+		tool_usage_error("-c chooses slab caches, not pages");
+	if (outstanding)
+		return (outstanding_report(path, style, &(struct
+		    outstanding_options){ .by = by, .pages = want[TABLE_PAGE],
+		    .older_ns = (uint64_t)(older * 1e9), .caches = caches,
+		    .ncaches = ncaches, .limit = limit }, pids, npids));
 	if (!any)
 		want[TABLE_CALLER] = true;
 	for (int t = 0; t < TABLE_COUNT; t++)

@@ -22,5 +22,6 @@ kt_source_close(struct kt_source *src)
 		tep_free(src->tep);
 	free(src->loss);
 	free(src->facts.cpu_node);
+	free(src->tasks);
 	memset(src, 0, sizeof(*src));
 }

@@ -22,6 +22,7 @@ struct kt_record {
 	uint64_t	 ts;
 	const void	*data;
 	size_t		 size;
+	bool		 after_loss;	/* the CPU lost events just before it */
 };
 
 #define KT_UNKNOWN	UINT64_MAX
@@ -44,6 +45,7 @@ struct kt_facts {
 	char		 state[160];	/* "complete", "partial: why", ... */
 	char		 command[256];
 	char		 caches[256];	/* recorded with -c: only these */
+	char		 stacks[128];	/* events recorded with stacks */
 	bool		 partial;
 	int		 long_size;
 	bool		 big_endian;
@@ -55,6 +57,12 @@ struct kt_facts {
 	int		*cpu_node;
 };
 
+/* A task at the recording's start (record -g saved them). */
+struct kt_task {
+	int		 pid;
+	char		 comm[64];	/* /proc's: a kernel thread's in full */
+};
+
 struct kt_source_ops;
 
 struct kt_source {
@@ -63,6 +71,8 @@ struct kt_source {
 	int		 ncpus;
 	struct kt_loss	*loss;		/* [ncpus] */
 	struct kt_facts	 facts;
+	struct kt_task	*tasks;
+	size_t		 ntasks;
 	const char	*kind;		/* "recording" or "trace.dat" */
 	/* Its formats are the recorded events' (a trace.dat has them all). */
 	bool		 formats_recorded;

@@ -41,6 +41,7 @@ struct cpu_stream {
 	uint64_t	 ts;
 	void		*data;
 	size_t		 size;
+	bool		 after_loss;	/* its page said events were missed */
 };
 
 struct recording {
@@ -210,6 +211,7 @@ read_machine(struct kt_source *src, struct recording *r, struct kt_error *e)
 	machine_value(text, "trace-clock", f->clock, sizeof(f->clock));
 	machine_value(text, "command", f->command, sizeof(f->command));
 	machine_value(text, "caches", f->caches, sizeof(f->caches));
+	machine_value(text, "stacks", f->stacks, sizeof(f->stacks));
 	free(text);
 	return (0);
 bad:
@@ -252,10 +254,15 @@ parse_header_page(struct kt_source *src, struct recording *r,
 static int
 parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 {
-	static const char *const names[] = {
-		"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free",
-		"kmalloc_node", "kmem_cache_alloc_node", "mm_page_alloc",
-		"mm_page_free",
+	/* -g adds the stacks' and the task events' formats. */
+	static const char *const names[][2] = {
+		{ "kmem", "kmalloc" }, { "kmem", "kfree" },
+		{ "kmem", "kmem_cache_alloc" }, { "kmem", "kmem_cache_free" },
+		{ "kmem", "kmalloc_node" }, { "kmem", "kmem_cache_alloc_node" },
+		{ "kmem", "mm_page_alloc" }, { "kmem", "mm_page_free" },
+		{ "kmem", "mm_page_free_batched" },
+		{ "ftrace", "kernel_stack" }, { "task", "task_newtask" },
+		{ "task", "task_rename" },
 	};
 	char path[128], *text;
 	const char *why;
@@ -263,7 +270,8 @@ parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 	int found = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
-		snprintf(path, sizeof(path), "events/kmem/%s/format", names[i]);
+		snprintf(path, sizeof(path), "events/%s/%s/format",
+		    names[i][0], names[i][1]);
 		switch (read_file(r, path, MAX_SMALL, &text, &len, e)) {
 		case 1:
 			continue;
@@ -271,14 +279,15 @@ parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 			return (-1);
 		}
 		if ((why = text_check_format(text)) != NULL ||
-		    tep_parse_event(src->tep, text, len, "kmem") != 0) {
+		    tep_parse_event(src->tep, text, len, names[i][0]) != 0) {
 			free(text);
 			return (kt_fail(e, "%s/%s: not an event format%s%s",
 			    r->path, path, why != NULL ? ": " : "",
 			    why != NULL ? why : ""));
 		}
 		free(text);
-		found++;
+		if (strcmp(names[i][0], "kmem") == 0)
+			found++;
 	}
 	if (found == 0)
 		return (kt_fail(e, "%s: no kmem event formats", r->path));
@@ -351,6 +360,48 @@ parse_migratetypes(struct kt_source *src, struct recording *r,
 }
 
 /* "cpu node" lines: each CPU's NUMA node, for cross-node allocations. */
+/* The tasks at the start: "pid command" lines, as saved_cmdlines'. */
+static int
+parse_tasks(struct kt_source *src, struct recording *r, struct kt_error *e)
+{
+	char *text, *line, *next, *end;
+	size_t lines = 0, len;
+	long pid;
+	int rc;
+
+	if ((rc = read_file(r, "tasks", MAX_CMDLINES, &text, &len, e)) != 0)
+		return (rc < 0 ? -1 : 0);
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	if (text_check_cmdlines(text) != 0) {
+		free(text);
+		return (kt_fail(e, "%s/tasks: not \"pid command\" lines",
+		    r->path));
+	}
+	if ((src->tasks = calloc(lines + 1, sizeof(*src->tasks))) == NULL) {
+		free(text);
+		return (kt_fail(e, "out of memory"));
+	}
+	for (line = strtok_r(text, "\n", &next); line != NULL;
+	    line = strtok_r(NULL, "\n", &next)) {
+		struct kt_task *t = &src->tasks[src->ntasks];
+
+		pid = strtol(line, &end, 10);
+		if (end == line || *end != ' ' || pid < 0 || pid > INT32_MAX ||
+		    strlen(end + 1) >= sizeof(t->comm) ||
+		    src->ntasks == lines + 1) {
+			free(text);
+			return (kt_fail(e, "%s/tasks: not \"pid command\" "
+			    "lines", r->path));
+		}
+		t->pid = (int)pid;
+		strlcpy(t->comm, end + 1, sizeof(t->comm));
+		src->ntasks++;
+	}
+	free(text);
+	return (0);
+}
+
 static int
 parse_cpu_nodes(struct kt_source *src, struct recording *r,
     struct kt_error *e)
@@ -512,6 +563,7 @@ next_page(struct kt_source *src, struct recording *r, struct cpu_stream *s,
 	if (page_check(&r->format, p, &info, &why) != 0)
 		return (kt_fail(e, "%s/cpu%d.raw: page %llu: %s", r->path,
 		    s->cpu, (unsigned long long)s->page, why));
+	s->after_loss = info.missed;
 	if (info.missed) {
 		struct kt_loss *l = &src->loss[s->cpu];
 
@@ -600,7 +652,9 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
 		struct cpu_stream *s = r->heap[0];
 
 		rec = (struct kt_record){ .cpu = s->cpu, .ts = s->ts,
-		    .data = s->data, .size = s->size };
+		    .data = s->data, .size = s->size,
+		    .after_loss = s->after_loss };
+		s->after_loss = false;
 		if ((rc = fn(&rec, arg)) != 0)
 			return (rc);
 		if (advance(src, r, s, false, e) != 0)
@@ -693,6 +747,7 @@ kt_recording_open(struct kt_source *src, const char *path,
 	    parse_symbols(src, r, e) != 0 ||
 	    parse_migratetypes(src, r, e) != 0 ||
 	    parse_cpu_nodes(src, r, e) != 0 ||
+	    parse_tasks(src, r, e) != 0 ||
 	    open_cpus(src, r, e) != 0)
 		return (-1);
 	return (0);

@@ -39,7 +39,8 @@ each_record(struct tracecmd_input *handle, struct tep_record *record,
 			l->missed_uncounted = true;
 	}
 	rec = (struct kt_record){ .cpu = cpu, .ts = record->ts,
-	    .data = record->data, .size = (size_t)record->size };
+	    .data = record->data, .size = (size_t)record->size,
+	    .after_loss = record->missed_events != 0 };
 	return (t->fn(&rec, t->arg));
 }
 

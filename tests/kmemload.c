@@ -8,6 +8,9 @@
  *				free_pipe_info (a dense stream of slab events)
  *	kmemload procs N	N short-lived processes, each forked, run
  *				and waited for (a lighter, broader stream)
+ *	kmemload hold N		N pipes opened and held until a signal ends
+ *				it: N outstanding alloc_pipe_info
+ *				allocations; "held" on stdout once open
  */
 #include <err.h>
 #include <stdio.h>
@@ -23,7 +26,7 @@ main(int argc, char *argv[])
 	char *end;
 
 	if (argc != 3 || (n = strtol(argv[2], &end, 10)) < 0 || *end != '\0')
-		errx(1, "usage: kmemload pipes|procs N");
+		errx(1, "usage: kmemload pipes|procs|hold N");
 	if (strcmp(argv[1], "pipes") == 0) {
 		for (long i = 0; i < n; i++) {
 			int fd[2];
@@ -44,7 +47,18 @@ main(int argc, char *argv[])
 			if (waitpid(pid, NULL, 0) != pid)
 				err(1, "waitpid");
 		}
+	} else if (strcmp(argv[1], "hold") == 0) {
+		for (long i = 0; i < n; i++) {
+			int fd[2];
+
+			if (pipe(fd) != 0)
+				err(1, "pipe");
+		}
+		printf("held\n");
+		fflush(stdout);
+		for (;;)
+			pause();
 	} else
-		errx(1, "usage: kmemload pipes|procs N");
+		errx(1, "usage: kmemload pipes|procs|hold N");
 	return (0);
 }
