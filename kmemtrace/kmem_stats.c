@@ -594,6 +594,9 @@ await_stack(struct kmem_stats *st, int cpu)
 	struct kmem_pending *p = &st->pending[(size_t)cpu * KMEM_PENDING];
 	uint8_t *n = &st->npending[cpu];
 
+	/* A trace.dat's: only the record just before a stack can own it. */
+	if (st->stack_adjacent)
+		*n = 0;
 	/* Full: the oldest's stack was lost; it goes. */
 	if (*n == KMEM_PENDING) {
 		memmove(p, p + 1, (KMEM_PENDING - 1) * sizeof(*p));
@@ -617,7 +620,8 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	st->totals.stack_events++;
 	if (st->npending[ev->cpu] == 0) {
 		/* Its event was lost; else the recording lies. */
-		if (st->cpu_lost[ev->cpu] || (l->dropped != KT_UNKNOWN &&
+		if (st->stack_adjacent || st->cpu_lost[ev->cpu] ||
+		    (l->dropped != KT_UNKNOWN &&
 		    l->dropped > 0) || (l->overrun != KT_UNKNOWN &&
 		    l->overrun > 0)) {
 			st->totals.stacks_unmatched++;
@@ -629,6 +633,8 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	}
 	p = st->pending[(size_t)ev->cpu * KMEM_PENDING +
 	    --st->npending[ev->cpu]];
+	if (st->stack_adjacent)
+		st->npending[ev->cpu] = 0;
 	if (p.object == NONE || st->objects[p.object].gen != p.gen ||
 	    OBJ_STATE(&st->objects[p.object]) != OBJ_LIVE)
 		return (0);	/* not kept (-p), or freed already */
@@ -722,7 +728,8 @@ one_record(const struct kt_record *rec, void *arg)
 		    (unsigned long long)rec->ts));
 	if (rc > 0) {
 		t->other_events++;
-		if (st->stack_all)
+		st->made = NONE;
+		if (st->stack_adjacent)
 			await_stack(st, rec->cpu);
 		return (0);
 	}
@@ -730,7 +737,7 @@ one_record(const struct kt_record *rec, void *arg)
 		return (stack_record(st, &ev, g->e));
 	st->made = NONE;
 	rc = one_event(st, &ev, g->e);
-	if (rc == 0 && (st->stack_all || st->stacked[ev.kind]))
+	if (rc == 0 && (st->stack_adjacent || st->stacked[ev.kind]))
 		await_stack(st, rec->cpu);
 	return (rc);
 }
@@ -782,9 +789,13 @@ kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 		    src->tasks[i].comm, strlen(src->tasks[i].comm)) != 0)
 			return (kt_fail(e, "out of memory"));
 	if (st->events.have_stacks) {
-		/* A trace.dat says not which: trace-cmd -T stacks them all. */
+		/*
+		 * A trace.dat says not which events have stacks (trace-cmd
+		 * -T: all; a stacktrace trigger: some): a stack goes to the
+		 * record just before it, or to none.
+		 */
 		stacked_kinds(st, src->facts.stacks);
-		st->stack_all = src->facts.stacks[0] == '\0';
+		st->stack_adjacent = src->facts.stacks[0] == '\0';
 		if ((st->pending = calloc((size_t)src->ncpus * KMEM_PENDING,
 		    sizeof(*st->pending))) == NULL ||
 		    (st->npending = calloc((size_t)src->ncpus, 1)) == NULL ||

@@ -131,7 +131,7 @@ struct kmem_stats {
 	struct kmem_stacks stacks;
 	struct kmem_tasks tasks;
 	bool		 stacked[KMEM_TASK_RENAME + 1];	/* kinds with stacks */
-	bool		 stack_all;	/* a trace.dat: every event's */
+	bool		 stack_adjacent; /* a trace.dat: the record before */
 	struct kmem_pending {
 		uint32_t object, gen;	/* NONE: none to give it to */
 	}		*pending;	/* [ncpus][KMEM_PENDING] */
