@@ -4,10 +4,12 @@
  * order: machine, events/header_page, events/kmem/kmalloc/format,
  * events/kmem/kfree/format, events/kmem/kmem_cache_alloc/format,
  * events/kmem/kmem_cache_free/format, events/kmem/mm_page_alloc/format,
- * kallsyms, saved_cmdlines, migratetypes, cpu-nodes, stats/cpu0; the rest
- * of the input, which may hold FUZZ_SEP bytes, is the pages: its first
- * half cpu0.raw, its second cpu1.raw.  Reported in text and JSON with
- * every table.
+ * kallsyms, saved_cmdlines, migratetypes, cpu-nodes, stats/cpu0, and a
+ * recording with stacks' events/ftrace/kernel_stack/format,
+ * events/task/task_newtask/format, events/task/task_rename/format and
+ * tasks; the rest of the input, which may hold FUZZ_SEP bytes, is the
+ * pages: its first half cpu0.raw, its second cpu1.raw.  Reported in text
+ * and JSON with every table, and its outstanding allocations.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,8 @@ static const char *files[] = {
 	"events/kmem/kmem_cache_free/format",
 	"events/kmem/mm_page_alloc/format", "kallsyms", "saved_cmdlines",
 	"migratetypes", "cpu-nodes", "stats/cpu0",
+	"events/ftrace/kernel_stack/format", "events/task/task_newtask/format",
+	"events/task/task_rename/format", "tasks",
 };
 #define NFILES	(sizeof(files) / sizeof(files[0]))
 
@@ -75,5 +79,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report(dir, NULL, NULL, NULL);
 	report(dir, "--libxo", "json", "--page");
 	report(dir, "--alloc", "--cache", NULL);
+	report(dir, "--outstanding", NULL, NULL);
+	report(dir, "--outstanding", "--by", "object");
+	report(dir, "--outstanding", "--page", "--libxo=json");
 	return (0);
 }

@@ -14,6 +14,7 @@
 
 #include <trace-seq.h>
 
+#include "kmem_frames.h"
 #include "kmem_stats.h"
 
 #define TOMBSTONES	(1U << 17)
@@ -25,12 +26,13 @@ enum { OBJ_LIVE, OBJ_FREED };
  * 56 bytes: a recording's memory is mostly these, one per allocation it
  * never saw freed.  The sizes are 32-bit: a kmalloc is at most 4 MiB (a
  * hostile recording's larger sizes saturate here; the rows and totals
- * count the events' own).  A page's bytes_req is its order.
+ * count the events' own).  A page's bytes_req is its order, its cache
+ * its row in the page table.
  */
 struct kmem_object {
 	uint64_t	 ptr, ts;	/* a page's ptr: its pfn */
 	uint32_t	 bytes_alloc, bytes_req;
-	uint32_t	 site, cache;	/* a page's: NONE */
+	uint32_t	 site, cache;	/* a page's: NONE, its page row */
 	uint32_t	 stack, comm;	/* KMEM_NO_STACK, KMEM_NO_COMM */
 	uint32_t	 gen;		/* bumped when the slot is reused */
 	uint32_t	 next_free;
@@ -473,15 +475,44 @@ gfp_names(struct kmem_stats *st, const struct kmem_event *ev)
 	return (name);
 }
 
-/* The page table's row key: order, migrate type and GFP flags in one. */
-static uint64_t
-page_key(const struct kmem_event *ev)
+/*
+ * The page table's row of an order, migrate type, GFP flags and call site
+ * (0 until a stack names it), made if new: its index, or NONE.
+ */
+static uint32_t
+page_row(struct kmem_stats *st, unsigned order, int migratetype,
+    uint64_t gfp_flags, const char *gfp_names, uint64_t callsite)
 {
-	uint64_t h = name_hash((const char *)&ev->gfp_flags,
-	    sizeof(ev->gfp_flags));
+	uint64_t key = name_hash((const char *)&gfp_flags, sizeof(gfp_flags)) ^
+	    ((uint64_t)order << 8 | (uint8_t)migratetype) *
+	    0x9e3779b97f4a7c15ULL ^ callsite * 0xc2b2ae3d27d4eb4fULL;
+	uint32_t *v;
+	bool made;
 
-	return (h ^ ((uint64_t)ev->order << 8 | (uint8_t)ev->migratetype) *
-	    0x9e3779b97f4a7c15ULL);
+	for (int probe = 0; probe < 64; probe++, key++) {
+		const struct kmem_page_row *row;
+
+		if ((v = u64map_insert(&st->page_map, key, &made)) == NULL)
+			return (NONE);
+		if (made) {
+			if (grow((void **)&st->pages, &st->apages, st->npages,
+			    sizeof(*st->pages)) != 0) {
+				u64map_remove(&st->page_map, key);
+				return (NONE);
+			}
+			st->pages[st->npages] = (struct kmem_page_row){
+			    .order = order, .migratetype = migratetype,
+			    .gfp_flags = gfp_flags, .gfp_names = gfp_names,
+			    .callsite = callsite };
+			*v = (uint32_t)st->npages++;
+		}
+		row = &st->pages[*v];
+		if (row->order == order && row->migratetype == migratetype &&
+		    row->gfp_flags == gfp_flags && row->callsite == callsite)
+			return (*v);
+		/* another row with this key */
+	}
+	return (NONE);
 }
 
 static int
@@ -489,10 +520,10 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
     struct kt_error *e)
 {
 	struct kmem_totals *t = &st->totals;
-	struct kmem_page_row *row = NULL;
 	struct kmem_object *obj;
-	uint64_t key = page_key(ev), pages;
-	uint32_t *v;
+	const char *names;
+	uint64_t pages;
+	uint32_t *v, row;
 	bool made;
 
 	/* The order is the kernel's: anything past 63 is not a page count. */
@@ -508,31 +539,12 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 		return (0);
 	}
 	t->page_bytes_alloc += pages << st->page_shift;
-	for (int probe = 0; probe < 64 && row == NULL; probe++, key++) {
-		if ((v = u64map_insert(&st->page_map, key, &made)) == NULL)
-			return (kt_fail(e, "out of memory"));
-		if (made) {
-			if (grow((void **)&st->pages, &st->apages, st->npages,
-			    sizeof(*st->pages)) != 0)
-				return (kt_fail(e, "out of memory"));
-			st->pages[st->npages] = (struct kmem_page_row){
-			    .order = ev->order, .migratetype = ev->migratetype,
-			    .gfp_flags = ev->gfp_flags,
-			    .gfp_names = gfp_names(st, ev) };
-			if (st->pages[st->npages].gfp_names == NULL)
-				return (kt_fail(e, "out of memory"));
-			*v = (uint32_t)st->npages++;
-		}
-		row = &st->pages[*v];
-		if (row->order != ev->order ||
-		    row->migratetype != ev->migratetype ||
-		    row->gfp_flags != ev->gfp_flags)
-			row = NULL;	/* another row with this key */
-	}
-	if (row == NULL)
+	if ((names = gfp_names(st, ev)) == NULL ||
+	    (row = page_row(st, ev->order, ev->migratetype, ev->gfp_flags,
+	    names, 0)) == NONE)
 		return (kt_fail(e, "out of memory"));
-	row->hits++;
-	row->pages += pages;
+	st->pages[row].hits++;
+	st->pages[row].pages += pages;
 	if ((v = u64map_insert(&st->pfn_map, ev->pfn, &made)) == NULL)
 		return (kt_fail(e, "out of memory"));
 	if (made) {
@@ -548,13 +560,35 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	obj = &st->objects[*v];
 	*obj = (struct kmem_object){ .ptr = ev->pfn, .ts = ev->ts,
 	    .bytes_alloc = saturate(pages << st->page_shift),
-	    .bytes_req = ev->order, .site = NONE, .cache = NONE,
+	    .bytes_req = ev->order, .site = NONE, .cache = row,
 	    .stack = KMEM_NO_STACK, .gen = obj->gen, .next_free = NONE,
 	    .pid = ev->pid, .cpu = (uint16_t)ev->cpu,
 	    .kind = KMEM_PAGE_ALLOC, .state = OBJ_LIVE,
 	    .comm = st->events.have_stacks ? kmem_tasks_now(&st->tasks,
 	    ev->pid) : KMEM_NO_COMM };
 	st->made = *v;
+	return (0);
+}
+
+/* A page's stack names its caller: its count moves to that row. */
+static int
+page_caller_known(struct kmem_stats *st, struct kmem_object *obj,
+    const uint64_t *frames, size_t n)
+{
+	uint64_t site = kmem_frames_page_caller(st->events.tep, frames, n);
+	const struct kmem_page_row *from = &st->pages[obj->cache];
+	uint32_t to;
+
+	if (site == 0)
+		return (0);
+	if ((to = page_row(st, from->order, from->migratetype,
+	    from->gfp_flags, from->gfp_names, site)) == NONE)
+		return (-1);
+	st->pages[obj->cache].hits--;
+	st->pages[obj->cache].pages -= 1ULL << obj->bytes_req;
+	st->pages[to].hits++;
+	st->pages[to].pages += 1ULL << obj->bytes_req;
+	obj->cache = to;
 	return (0);
 }
 
@@ -644,7 +678,9 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	}
 	for (size_t i = 0; i < n; i++)
 		frames[i] = kmem_events_frame(&st->events, ev, i);
-	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK)
+	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK ||
+	    (st->objects[p.object].kind == KMEM_PAGE_ALLOC &&
+	    page_caller_known(st, &st->objects[p.object], frames, n) != 0))
 		return (kt_fail(e, "out of memory"));
 	st->objects[p.object].stack = id;
 	return (0);

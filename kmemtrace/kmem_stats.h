@@ -38,6 +38,7 @@ struct kmem_page_row {
 	int		 migratetype;
 	uint64_t	 gfp_flags;
 	const char	*gfp_names;	/* the kernel's names for the flags */
+	uint64_t	 callsite;	/* with stacks: who asked; 0: unknown */
 	uint64_t	 hits;
 	uint64_t	 pages;
 };

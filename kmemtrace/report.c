@@ -33,7 +33,8 @@ static const char report_usage[] =
     "  --cache      per slab cache\n"
     "  --page       page allocations by order, migrate type, GFP flags\n"
     "  -s keys      sort: callsite, ptr, name, bytes, hit, pingpong,\n"
-    "               frag; for --page order, migtype, gfp, hit, bytes\n"
+    "               frag; for --page order, migtype, gfp, hit, bytes,\n"
+    "               callsite (recorded with -g)\n"
     "  -l lines     at most this many rows per table\n"
     "  -p pid[,pid...]  only the events these processes caused\n"
     "  --outstanding  the allocations not freed by the end (pages with\n"
@@ -534,7 +535,8 @@ kmemtrace_report(int argc, char *argv[])
 			tool_usage_error("-s %s: --%s tables sort by %s",
 			    bad, t == TABLE_CALLER ? "caller" : t == TABLE_ALLOC ?
 			    "alloc" : t == TABLE_CACHE ? "cache" : "page",
-			    t == TABLE_PAGE ? "order, migtype, gfp, hit, bytes" :
+			    t == TABLE_PAGE ?
+			    "order, migtype, gfp, hit, bytes, callsite" :
 			    "callsite, ptr, name, bytes, hit, pingpong, frag");
 
 	if (kt_source_open(&src, path, &e) != 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmem_frames.h"
 #include "report_outstanding.h"
 #include "report_tables.h"
 #include "tool_output.h"
@@ -63,48 +64,18 @@ report_outstanding_by(const char *name)
 	return (-1);
 }
 
-static bool
-has_prefix(const char *s, const char *const *prefixes)
-{
-	for (; *prefixes != NULL; prefixes++)
-		if (strncmp(s, *prefixes, strlen(*prefixes)) == 0)
-			return (true);
-	return (false);
-}
-
-/* The trace machinery's own frames, first in every stack. */
-static const char *const tracing_frames[] = { "trace_event_",
-    "perf_trace_", "event_triggers_", NULL };
-
-/*
- * The page allocator's entry points, _noprof (6.10 on) or not: the
- * first frame past them is who asked for the pages.
- */
-static const char *const page_allocator[] = { "__alloc_pages",
-    "alloc_pages", "__alloc_frozen_pages", "alloc_frozen_pages",
-    "__folio_alloc", "folio_alloc", "__get_free_pages", "get_zeroed_page",
-    "vma_alloc_folio", "alloc_pages_exact", "__alloc_pages_bulk",
-    "alloc_page_interleave", "alloc_pages_mpol", "get_page_from_freelist",
-    NULL };
-
 /* Stack id's frames past the trace machinery's. */
 static const uint64_t *
 frames_of(const struct kmem_stats *st, uint32_t id, size_t *n)
 {
 	const uint64_t *f;
-	const char *name;
 
 	if (id == KMEM_NO_STACK) {
 		*n = 0;
 		return (NULL);
 	}
 	f = kmem_stacks_get(&st->stacks, id, n);
-	while (*n > 0 && (name = tep_find_function(st->events.tep, *f)) !=
-	    NULL && has_prefix(name, tracing_frames)) {
-		f++;
-		(*n)--;
-	}
-	return (f);
+	return (kmem_frames_past_tracing(st->events.tep, f, n));
 }
 
 /* A page's caller: the first frame outside the page allocator, or 0. */
@@ -112,14 +83,12 @@ static uint64_t
 page_caller(const struct kmem_stats *st, uint32_t id)
 {
 	const uint64_t *f;
-	const char *name;
 	size_t n;
 
-	for (f = frames_of(st, id, &n); n > 0; f++, n--)
-		if ((name = tep_find_function(st->events.tep, *f)) == NULL ||
-		    !has_prefix(name, page_allocator))
-			return (*f);
-	return (0);
+	if (id == KMEM_NO_STACK)
+		return (0);
+	f = kmem_stacks_get(&st->stacks, id, &n);
+	return (kmem_frames_page_caller(st->events.tep, f, n));
 }
 
 static bool

@@ -36,7 +36,7 @@ static const struct {
 	    "frag,hit,bytes" },
 	{ { "name", "bytes", "hit", "pingpong", "frag", NULL },
 	    "bytes,hit" },
-	{ { "order", "migtype", "gfp", "hit", "bytes", NULL },
+	{ { "order", "migtype", "gfp", "hit", "bytes", "callsite", NULL },
 	    "bytes,hit" },
 };
 
@@ -145,6 +145,8 @@ cmp_key(const struct row *a, const struct row *b, const char *k, size_t len)
 			    b->page->gfp_flags));
 		if (IS("hit"))
 			return (-cmp_u64(a->page->hits, b->page->hits));
+		if (IS("callsite"))
+			return (strcmp(a->name, b->name));
 		return (-cmp_u64(a->page->pages, b->page->pages));
 	}
 	if (IS("callsite") || IS("ptr"))
@@ -180,9 +182,11 @@ cmp_rows(const void *pa, const void *pb, void *keys)
 	/* A total order whatever the keys: the output is stable. */
 	if (a->page != NULL) {
 		if ((c = cmp_u64(a->page->order, b->page->order)) != 0 ||
-		    (c = a->page->migratetype - b->page->migratetype) != 0)
+		    (c = a->page->migratetype - b->page->migratetype) != 0 ||
+		    (c = cmp_u64(a->page->gfp_flags, b->page->gfp_flags)) !=
+		    0)
 			return (c);
-		return (cmp_u64(a->page->gfp_flags, b->page->gfp_flags));
+		return (cmp_u64(a->page->callsite, b->page->callsite));
 	}
 	return (strcmp(a->name, b->name) != 0 ? strcmp(a->name, b->name) :
 	    cmp_u64(a->slab->key, b->slab->key));
@@ -208,6 +212,12 @@ make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
 			r->page = &st->pages[i];
 			report_migratetype(st, r->page->migratetype,
 			    r->migtype, sizeof(r->migtype));
+			if (r->page->callsite != 0)
+				report_symbol(st, r->page->callsite, r->name,
+				    sizeof(r->name));
+			else
+				snprintf(r->name, sizeof(r->name),
+				    "(no stack)");
 			continue;
 		}
 		r->slab = &slab[i];
@@ -220,6 +230,15 @@ make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
 			    r->slab->key);
 		else
 			snprintf(r->name, sizeof(r->name), "%s", r->slab->name);
+	}
+	/* A page row whose every allocation a stack moved to its caller's. */
+	if (t == TABLE_PAGE) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < count; i++)
+			if (rows[i].page->hits > 0)
+				rows[k++] = rows[i];
+		count = k;
 	}
 	qsort_r(rows, count, sizeof(*rows), cmp_rows, (void *)keys);
 	*n = limit >= 0 && (size_t)limit < count ? (size_t)limit : count;
@@ -277,18 +296,51 @@ slab_text(FILE *f, const struct row *rows, size_t n, const char *name)
 	}
 }
 
+/*
+ * perf kmem's page table; with stacks its call site too, the first
+ * frame outside the page allocator, last (GFP names are wide).
+ */
 static void
-page_text(FILE *f, const struct row *rows, size_t n, int page_shift)
+page_text(FILE *f, const struct row *rows, size_t n, int page_shift,
+    bool callsites)
 {
-	heading(f, " %16s | %10s | %5s | %-11s | %s", "Total_alloc (KB)",
-	    "Hits", "Order", "Mig.type", "GFP flags");
+	int w = (int)strlen("GFP flags");
+
+	for (size_t i = 0; callsites && i < n; i++)
+		if ((int)strlen(rows[i].page->gfp_names) > w)
+			w = (int)strlen(rows[i].page->gfp_names);
+	if (callsites)
+		heading(f, " %16s | %10s | %5s | %-11s | %-*s | %s",
+		    "Total_alloc (KB)", "Hits", "Order", "Mig.type", w,
+		    "GFP flags", "Callsite");
+	else
+		heading(f, " %16s | %10s | %5s | %-11s | %s",
+		    "Total_alloc (KB)", "Hits", "Order", "Mig.type",
+		    "GFP flags");
 	for (size_t i = 0; i < n; i++) {
 		const struct kmem_page_row *p = rows[i].page;
 
-		fprintf(f, " %16" PRIu64 " | %10" PRIu64 " | %5u | %-11s | "
-		    "%s\n", (p->pages << page_shift) / 1024, p->hits, p->order,
-		    rows[i].migtype, p->gfp_names);
+		fprintf(f, " %16" PRIu64 " | %10" PRIu64 " | %5u | %-11s | ",
+		    (p->pages << page_shift) / 1024, p->hits, p->order,
+		    rows[i].migtype);
+		if (callsites)
+			fprintf(f, "%-*s | %s\n", w, p->gfp_names,
+			    rows[i].name);
+		else
+			fprintf(f, "%s\n", p->gfp_names);
 	}
+}
+
+/* Whether the page events were recorded with stacks. */
+static bool
+page_callsites(const struct kmem_stats *st)
+{
+	if (st->stacked[KMEM_PAGE_ALLOC])
+		return (true);
+	for (size_t i = 0; i < st->npages; i++)
+		if (st->pages[i].callsite != 0)
+			return (true);
+	return (false);
 }
 
 void
@@ -302,7 +354,7 @@ report_table_text(FILE *f, const struct kmem_stats *st, enum report_table t,
 
 	rows = make_rows(st, t, keys, limit, &n);
 	if (t == TABLE_PAGE)
-		page_text(f, rows, n, st->page_shift);
+		page_text(f, rows, n, st->page_shift, page_callsites(st));
 	else
 		slab_text(f, rows, n, headings[t]);
 	free(rows);
@@ -335,6 +387,12 @@ report_table_json(const struct kmem_stats *st, enum report_table t,
 			tool_json_set(o, "pages", tool_json_uint(p->pages));
 			tool_json_set(o, "bytes", tool_json_uint(p->pages <<
 			    st->page_shift));
+			if (page_callsites(st) && p->callsite != 0)
+				tool_json_set(o, "callsite",
+				    json_object_new_string(rows[i].name));
+			else if (page_callsites(st) &&
+			    json_object_object_add(o, "callsite", NULL) != 0)
+				abort();
 		} else {
 			if (t == TABLE_CACHE)
 				tool_json_set(o, "name",
