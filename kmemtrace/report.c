@@ -163,6 +163,11 @@ summary_text(FILE *f, const struct kmem_stats *st, bool slab, bool page)
 		    "\n", t->realloc_live);
 		fprintf(f, "Still allocated at the end: %" PRIu64 " objects, %"
 		    PRIu64 " bytes\n", t->live, t->live_bytes);
+		if (st->events.have_stacks)
+			fprintf(f, "Kernel stacks: %" PRIu64 " (%" PRIu64
+			    " whose event was lost, %" PRIu64 " cut to %d "
+			    "frames)\n", t->stack_events, t->stacks_unmatched,
+			    t->stacks_cut, KMEM_MAX_FRAMES);
 
 		fprintf(f, "\nMISUSE\n======\n");
 		for (int k = 0; k < MISUSE_NKINDS; k++) {
@@ -256,6 +261,13 @@ summary_json(const struct kmem_stats *st)
 	    tool_json_uint(t->realloc_live));
 	tool_json_set(o, "live-objects", tool_json_uint(t->live));
 	tool_json_set(o, "live-bytes", tool_json_uint(t->live_bytes));
+	if (st->events.have_stacks) {
+		tool_json_set(o, "stack-events", tool_json_uint(
+		    t->stack_events));
+		tool_json_set(o, "stacks-without-event", tool_json_uint(
+		    t->stacks_unmatched));
+		tool_json_set(o, "stacks-cut", tool_json_uint(t->stacks_cut));
+	}
 	tool_json_set(o, "page-allocations", tool_json_uint(t->page_allocs));
 	tool_json_set(o, "page-frees", tool_json_uint(t->page_frees));
 	tool_json_set(o, "page-allocations-freed",
