@@ -38,8 +38,9 @@ static const char report_usage[] =
     "  -l lines     at most this many rows per table\n"
     "  -p pid[,pid...]  only the events these processes caused\n"
     "  --outstanding  the allocations not freed by the end (pages with\n"
-    "               --page), grouped --by stack (the default with\n"
-    "               stacks), callsite, pid, or object by object\n"
+    "               --page), grouped --by stack (slab's default with\n"
+    "               stacks), callsite (pages': the first frame outside\n"
+    "               the page allocator), pid, or object by object\n"
     "  -c cache     only this cache's objects (repeatable)\n"
     "  --older s    only those allocated at least s seconds before the end\n"
     "  dir          a kmemtrace recording (default kmemtrace.data), or\n"
@@ -369,7 +370,8 @@ parse_pids(const char *arg, int **pids)
 
 /*
  * --outstanding: slab objects, or pages (--page, or a recording of pages
- * only).  by -1: by stack where stacks were recorded, else by call site.
+ * only).  by -1: slab objects by stack where stacks were recorded, else
+ * by call site.
  */
 static int
 outstanding_report(const char *path, enum tool_style style,
@@ -403,8 +405,10 @@ outstanding_report(const char *path, enum tool_style style,
 	if (!o->pages && !slab)
 		errx(1, "%s: no slab events were recorded (kmemtrace record "
 		    "-e slab)", path);
+	/* Pages by who asked for them, past the allocator; slab by stack. */
 	if ((int)o->by < 0)
-		o->by = st.events.have_stacks ? BY_STACK : BY_CALLSITE;
+		o->by = st.events.have_stacks && !o->pages ? BY_STACK :
+		    BY_CALLSITE;
 	if (o->by == BY_STACK && !st.events.have_stacks)
 		errx(1, "%s: no stacks were recorded (kmemtrace record -g); "
 		    "--by callsite, pid or object", path);

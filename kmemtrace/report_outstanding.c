@@ -463,8 +463,7 @@ group_line(FILE *f, const struct model *m, const struct group *g)
 	    age(m, g->oldest));
 	marks_text(f, g);
 	if (m->o->by == BY_STACK)
-		frames_text(f, m, m->items[g->first].k1 > UINT32_MAX ?
-		    KMEM_NO_STACK : (uint32_t)m->items[g->first].k1);
+		frames_text(f, m, (uint32_t)m->items[g->first].k1);
 }
 
 /* Akaros's form: per cache, every object, its task and its stack. */
@@ -666,8 +665,7 @@ group_json(const struct model *m, const struct group *g)
 	tool_json_set(o, "untraced-free-could-explain",
 	    tool_json_uint(g->untraced));
 	if (m->o->by == BY_STACK)
-		tool_json_set(o, "stack", frames_json(m, it->k1 > UINT32_MAX ?
-		    KMEM_NO_STACK : (uint32_t)it->k1));
+		tool_json_set(o, "stack", frames_json(m, (uint32_t)it->k1));
 	return (o);
 }
 
