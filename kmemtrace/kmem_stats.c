@@ -922,6 +922,13 @@ kmem_stats_live(const struct kmem_stats *st, bool pages, size_t *n)
 	return (out);
 }
 
+bool
+kmem_stats_stacks(const struct kmem_stats *st)
+{
+	return (st->src->formats_recorded ? st->events.have_stacks :
+	    st->totals.stack_events > 0);
+}
+
 const char *
 kmem_stats_comm(const struct kmem_stats *st, const struct kmem_live *l)
 {

@@ -157,6 +157,11 @@ void	kmem_stats_free(struct kmem_stats *st);
  */
 struct kmem_live *kmem_stats_live(const struct kmem_stats *st, bool pages,
 	    size_t *n);
+/*
+ * Whether stacks were recorded: by the formats, or for a trace.dat (which
+ * has every event's) by the stacks met.
+ */
+bool	kmem_stats_stacks(const struct kmem_stats *st);
 /* The command a live allocation's task ran then, or NULL. */
 const char *kmem_stats_comm(const struct kmem_stats *st,
 	    const struct kmem_live *l);

@@ -164,7 +164,7 @@ summary_text(FILE *f, const struct kmem_stats *st, bool slab, bool page)
 		    "\n", t->realloc_live);
 		fprintf(f, "Still allocated at the end: %" PRIu64 " objects, %"
 		    PRIu64 " bytes\n", t->live, t->live_bytes);
-		if (st->events.have_stacks)
+		if (kmem_stats_stacks(st))
 			fprintf(f, "Kernel stacks: %" PRIu64 " (%" PRIu64
 			    " whose event was lost, %" PRIu64 " cut to %d "
 			    "frames)\n", t->stack_events, t->stacks_unmatched,
@@ -262,7 +262,7 @@ summary_json(const struct kmem_stats *st)
 	    tool_json_uint(t->realloc_live));
 	tool_json_set(o, "live-objects", tool_json_uint(t->live));
 	tool_json_set(o, "live-bytes", tool_json_uint(t->live_bytes));
-	if (st->events.have_stacks) {
+	if (kmem_stats_stacks(st)) {
 		tool_json_set(o, "stack-events", tool_json_uint(
 		    t->stack_events));
 		tool_json_set(o, "stacks-without-event", tool_json_uint(
@@ -407,9 +407,9 @@ outstanding_report(const char *path, enum tool_style style,
 		    "-e slab)", path);
 	/* Pages by who asked for them, past the allocator; slab by stack. */
 	if ((int)o->by < 0)
-		o->by = st.events.have_stacks && !o->pages ? BY_STACK :
+		o->by = kmem_stats_stacks(&st) && !o->pages ? BY_STACK :
 		    BY_CALLSITE;
-	if (o->by == BY_STACK && !st.events.have_stacks)
+	if (o->by == BY_STACK && !kmem_stats_stacks(&st))
 		errx(1, "%s: no stacks were recorded (kmemtrace record -g); "
 		    "--by callsite, pid or object", path);
 

@@ -524,7 +524,7 @@ report_outstanding_text(FILE *f, const struct kmem_stats *st,
 		fprintf(f, "# ~ %zu are in caches seen allocating an address "
 		    "again with no free: frees without events (kfree_rcu, "
 		    "bulk frees)\n", m.untraced);
-	if (!st->events.have_stacks)
+	if (!kmem_stats_stacks(st))
 		fprintf(f, "# no stacks were recorded (kmemtrace record -g)\n");
 	if (o->by == BY_OBJECT)
 		objects_text(f, &m);
@@ -687,7 +687,7 @@ report_outstanding_json(struct json_object *parent,
 	    "slab"));
 	tool_json_set(top, "by", json_object_new_string(by_names[o->by]));
 	tool_json_set(top, "stacks-recorded",
-	    json_object_new_boolean(st->events.have_stacks));
+	    json_object_new_boolean(kmem_stats_stacks(st)));
 	tool_json_set(top, "allocations", tool_json_uint(m.nitems));
 	tool_json_set(top, "bytes", tool_json_uint(m.bytes));
 	tool_json_set(top, "lost-event-could-explain", tool_json_uint(m.lost));
