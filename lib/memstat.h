@@ -219,6 +219,74 @@ size_t	memstat_malloc_zone_get_size(size_t n);
 int	memstat_malloc_zone_used(const struct memory_type *mtp, size_t n);
 int	memstat_malloc_zone_set_sizes(const int *sizes, size_t count);
 
+/*
+ * Physical memory fragmentation (beyond FreeBSD's libmemstat): the buddy
+ * allocator's free blocks per order, per NUMA node and zone on Linux, per
+ * memory domain on FreeBSD (summed over its free lists and pools), and
+ * optionally per migrate type (Linux) or free list and pool (FreeBSD).
+ * A memstat_frag holds one source's zones; a failed query leaves its code
+ * and message on it, as on a list.
+ */
+#define MEMSTAT_FRAG_MAXORDER	32	/* orders a zone may have */
+#define MEMSTAT_FRAG_NAMELEN	32	/* zone and type names, with NUL */
+
+/* Query flags. */
+#define MEMSTAT_FRAG_TYPES	0x0001	/* per migrate type (or list, pool) */
+
+struct memstat_frag;
+
+struct memstat_frag *memstat_frag_alloc(void);
+void	memstat_frag_free(struct memstat_frag *frag);
+int	memstat_frag_geterror(const struct memstat_frag *frag);
+const char *memstat_frag_geterrmsg(const struct memstat_frag *frag);
+
+/*
+ * The sources, each replacing what frag held: a Linux tree under root
+ * ("/" is the live kernel: /proc/buddyinfo, and /proc/pagetypeinfo for
+ * MEMSTAT_FRAG_TYPES, which only root may read); a FreeBSD capture
+ * directory (its vm.phys_free text, or else a patched kernel's
+ * vm.phys_frag_idx, which has FMFI only); a core image (each zone's
+ * free_area, through BTF).  0, or -1 with the error on frag.
+ */
+int	memstat_frag_linux(struct memstat_frag *frag, const char *root,
+	    int flags);
+int	memstat_frag_freebsd(struct memstat_frag *frag, const char *capture,
+	    int flags);
+int	memstat_frag_kvm(struct memstat_frag *frag, void *kvm_handle,
+	    int flags);
+
+/* Accessors; an out-of-range zone, type or order reads as 0 or "". */
+size_t	memstat_frag_zones(const struct memstat_frag *frag);
+int	memstat_frag_node(const struct memstat_frag *frag, size_t zone);
+const char *memstat_frag_zone_name(const struct memstat_frag *frag,
+	    size_t zone);			/* "" for a FreeBSD domain */
+int	memstat_frag_orders(const struct memstat_frag *frag, size_t zone);
+/* Whether block counts are known (a vm.phys_frag_idx has FMFI only). */
+int	memstat_frag_has_blocks(const struct memstat_frag *frag, size_t zone);
+uint64_t memstat_frag_blocks(const struct memstat_frag *frag, size_t zone,
+	    int order);
+size_t	memstat_frag_types(const struct memstat_frag *frag, size_t zone);
+const char *memstat_frag_type_name(const struct memstat_frag *frag,
+	    size_t zone, size_t type);
+/* *at_least: the kernel capped the count (pagetypeinfo's ">"). */
+uint64_t memstat_frag_type_blocks(const struct memstat_frag *frag,
+	    size_t zone, size_t type, int order, int *at_least);
+/* FMFI of a zone at an order: computed, or as a vm.phys_frag_idx said. */
+int64_t	memstat_frag_zone_fmfi(const struct memstat_frag *frag, size_t zone,
+	    int order);
+
+/*
+ * The indices, from the free blocks of each order (blocks[0..norders),
+ * at most 2^50 free pages), exactly as the kernels compute them:
+ * FreeBSD's free memory fragmentation index (D40575: at most 1000,
+ * unbounded below), and Linux's unusable free space index and
+ * fragmentation index (mm/vmstat.c, in thousandths; the latter -1000
+ * when a block of the order is free).
+ */
+int64_t	memstat_frag_fmfi(const uint64_t *blocks, int norders, int order);
+int	memstat_frag_unusable(const uint64_t *blocks, int norders, int order);
+int	memstat_frag_extfrag(const uint64_t *blocks, int norders, int order);
+
 #ifdef __cplusplus
 }
 #endif
