@@ -190,6 +190,7 @@ fixtures: $(STREAMTEXT) $(KMEMTEXT) tests/kmemload all
 	@sh fixtures/tools/regen
 	@sh fixtures/vmcore/make-fixtures
 	@sh fixtures/linux/kmemtrace/make-recordings
+	@sh fixtures/linux/frag/make-logs
 	@sh tests/golden/bless vz-elf vz-flat-json vz-la57-a vm-kdump vn-elf \
 	    vn-elf-json $$(grep '^k' tests/golden/cases | cut -f 1)
 

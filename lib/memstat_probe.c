@@ -76,9 +76,13 @@ probe_directory(struct memstat_probe *p, const char *path, int fd)
 	if (faccessat(fd, "proc/slabinfo", F_OK, 0) == 0)
 		return (probe_said(p, MEMSTAT_SOURCE_LINUX_TREE, path,
 		    "a saved Linux tree (it holds proc/slabinfo)"));
+	if (faccessat(fd, "proc/buddyinfo", F_OK, 0) == 0)
+		return (probe_said(p, MEMSTAT_SOURCE_LINUX_TREE, path,
+		    "a saved Linux tree (it holds proc/buddyinfo)"));
 	p->byte_order = capture_order(fd);
 	return (probe_said(p, MEMSTAT_SOURCE_FREEBSD_CAPTURE, path,
-	    "a FreeBSD capture directory (no proc/slabinfo)"));
+	    "a FreeBSD capture directory (no proc/slabinfo or "
+	    "proc/buddyinfo)"));
 }
 
 /*

@@ -43,6 +43,13 @@ tool_error_from_list(struct tool_error *e, struct memory_type_list *list)
 	    memstat_mtl_geterrmsg(list)));
 }
 
+int
+tool_error_from_frag(struct tool_error *e, const struct memstat_frag *frag)
+{
+	return (tool_error_set(e, memstat_frag_geterror(frag), "%s",
+	    memstat_frag_geterrmsg(frag)));
+}
+
 void
 tool_blob_free(struct tool_blob *b)
 {
@@ -250,6 +257,21 @@ tool_source_malloc(struct tool_source *src, struct memory_type_list *list,
     int flags, struct tool_error *e)
 {
 	return (src->ops->malloc(src, list, flags, e));
+}
+
+int
+tool_source_frag(struct tool_source *src, struct memstat_frag *frag,
+    int flags, struct tool_error *e)
+{
+	if (src->ops->frag == NULL)
+		return (TOOL_ABSENT);
+	return (src->ops->frag(src, frag, flags, e));
+}
+
+bool
+tool_source_live(const struct tool_source *src)
+{
+	return (src->ops->live);
 }
 
 int

@@ -56,6 +56,16 @@ int	tool_source_uma(struct tool_source *src, struct memory_type_list *list,
 int	tool_source_malloc(struct tool_source *src,
 	    struct memory_type_list *list, int flags, struct tool_error *e);
 /*
+ * Fill frag with the source's free lists (flags: MEMSTAT_FRAG_*): 0;
+ * TOOL_ABSENT if the source holds none; -1 with the library's code and
+ * message in e.
+ */
+int	tool_source_frag(struct tool_source *src, struct memstat_frag *frag,
+	    int flags, struct tool_error *e);
+/* The live kernel, not saved data. */
+bool	tool_source_live(const struct tool_source *src);
+
+/*
  * Exit 1 after a failed query with FreeBSD's line ("vmstat-z:
  * memstat_sysctl_uma: Permission denied"), which, when the live kernel
  * refused, goes on to say what to do about it.  src is closed.
@@ -92,6 +102,8 @@ int	tool_source_ints(struct tool_source *src, const char *oid,
 /* e from a list whose query failed: its code and message. */
 int	tool_error_from_list(struct tool_error *e,
 	    struct memory_type_list *list);
+int	tool_error_from_frag(struct tool_error *e,
+	    const struct memstat_frag *frag);
 int	tool_error_set(struct tool_error *e, int code, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 

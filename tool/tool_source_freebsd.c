@@ -180,10 +180,24 @@ capture_ints(struct tool_source *src, const char *oid, size_t width,
 	return (rc);
 }
 
+/* vm.phys_free's text, or a patched kernel's vm.phys_frag_idx. */
+static int
+capture_frag(struct tool_source *src, struct memstat_frag *frag, int flags,
+    struct tool_error *e)
+{
+	if (faccessat(src->dirfd, "vm.phys_free", F_OK, 0) != 0 &&
+	    faccessat(src->dirfd, "vm.phys_frag_idx", F_OK, 0) != 0)
+		return (TOOL_ABSENT);
+	if (memstat_frag_freebsd(frag, src->path, flags) != 0)
+		return (tool_error_from_frag(e, frag));
+	return (0);
+}
+
 const struct tool_source_ops tool_source_freebsd_capture = {
 	.api = "kvm",
 	.open = tool_source_open_dir,
 	.uma = capture_uma,
 	.malloc = capture_malloc,
+	.frag = capture_frag,
 	.ints = capture_ints,
 };

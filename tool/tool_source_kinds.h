@@ -21,6 +21,9 @@ struct tool_source_ops {
 	int	(*malloc)(struct tool_source *src,
 		    struct memory_type_list *list, int flags,
 		    struct tool_error *e);
+	/* NULL: the source holds no free lists. */
+	int	(*frag)(struct tool_source *src, struct memstat_frag *frag,
+		    int flags, struct tool_error *e);
 	/* NULL: the source holds no such files. */
 	int	(*text)(struct tool_source *src, const char *file, char **bufp,
 		    struct tool_error *e);

@@ -49,6 +49,15 @@ live_malloc(struct tool_source *src, struct memory_type_list *list,
 }
 
 static int
+tree_frag(struct tool_source *src, struct memstat_frag *frag, int flags,
+    struct tool_error *e)
+{
+	if (memstat_frag_linux(frag, src->path, flags) != 0)
+		return (tool_error_from_frag(e, frag));
+	return (0);
+}
+
+static int
 tree_text(struct tool_source *src, const char *file, char **bufp,
     struct tool_error *e)
 {
@@ -103,6 +112,7 @@ const struct tool_source_ops tool_source_linux_tree = {
 	.open = tool_source_open_dir,
 	.uma = tree_uma,
 	.malloc = tree_malloc,
+	.frag = tree_frag,
 	.text = tree_text,
 	.pagesize = tree_pagesize,
 };
@@ -114,6 +124,7 @@ const struct tool_source_ops tool_source_linux_live = {
 	.open = tool_source_open_dir,
 	.uma = live_uma,
 	.malloc = live_malloc,
+	.frag = tree_frag,
 	.text = tree_text,
 	.pagesize = live_pagesize,
 };

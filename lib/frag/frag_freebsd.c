@@ -225,7 +225,7 @@ parse(struct memstat_frag *frag, char *text, int flags, const char *file,
 					t = &z->types[k];
 			if ((flags & MEMSTAT_FRAG_TYPES) && t == NULL &&
 			    (t = _memstat_frag_type_add(z)) != NULL)
-				strlcpy(t->name, name, sizeof(t->name));
+				snprintf(t->name, sizeof(t->name), "%s", name);
 			if ((flags & MEMSTAT_FRAG_TYPES) && t == NULL) {
 				bad(frag, file, n, "too many free lists and "
 				    "pools");

@@ -129,7 +129,7 @@ parse_buddyinfo(struct memstat_frag *frag, const char *text,
 		if ((z = _memstat_frag_zone_add(frag)) == NULL)
 			return (_memstat_err_code(&frag->err, MEMSTAT_ERROR_NOMEMORY));
 		z->node = node;
-		strlcpy(z->name, name, sizeof(z->name));
+		snprintf(z->name, sizeof(z->name), "%s", name);
 		z->has_blocks = true;
 		if ((n = read_counts(&p, z->blocks, NULL)) < 1)
 			return (bad(frag, file, line, "not 1 to 32 counts"));
@@ -187,7 +187,7 @@ parse_pagetypeinfo(struct memstat_frag *frag, const char *text,
 			return (z->ntypes == FRAG_MAX_TYPES ?
 			    bad(frag, file, line, "too many migrate types") :
 			    _memstat_err_code(&frag->err, MEMSTAT_ERROR_NOMEMORY));
-		strlcpy(t->name, type, sizeof(t->name));
+		snprintf(t->name, sizeof(t->name), "%s", type);
 		if ((n = read_counts(&q, t->blocks, &t->at_least)) !=
 		    z->norders)
 			return (bad(frag, file, line, "not as many counts as "

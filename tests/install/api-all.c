@@ -2,13 +2,15 @@
  * api-all: a user's program, built against an installed libmemstat with
  * nothing but "pkg-config --cflags --libs libmemstat".  It calls every
  * function memstat.h declares (tests/install-check holds it to that) on a
- * stream, a saved Linux tree and a core image, and prints a line per
+ * stream, a saved Linux tree, a core image and the free lists of a tree
+ * and a FreeBSD capture, and prints a line per
  * source, so that a link that is short of a library fails here.
  *
- *	api-all STREAM LINUX-TREE CORE
+ *	api-all STREAM LINUX-TREE CORE FRAG-TREE FRAG-CAPTURE
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <memstat.h>
 
@@ -93,11 +95,14 @@ main(int argc, char *argv[])
 	char errbuf[MEMSTAT_KVM_ERRLEN];
 	struct memory_type_list *list;
 	struct memstat_probe probe;
+	struct memstat_frag *frag;
 	void *buf, *kvm;
 	size_t len, i;
+	int64_t fsum = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: api-all STREAM LINUX-TREE CORE\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: api-all STREAM LINUX-TREE CORE "
+		    "FRAG-TREE FRAG-CAPTURE\n");
 		return (2);
 	}
 	if ((list = memstat_mtl_alloc()) == NULL)
@@ -133,6 +138,39 @@ main(int argc, char *argv[])
 	(void)memstat_kvm_malloc(list, kvm);
 	printf("core: sum %llu\n", (unsigned long long)walk(list));
 	memstat_kvm_close(kvm);
+
+	/* The free lists: a Linux tree, then a FreeBSD capture's. */
+	if ((frag = memstat_frag_alloc()) == NULL)
+		return (1);
+	if (memstat_frag_linux(frag, argv[4], MEMSTAT_FRAG_TYPES) != 0 ||
+	    memstat_frag_zones(frag) == 0)
+		return (fprintf(stderr, "%s: %d %s\n", argv[4],
+		    memstat_frag_geterror(frag),
+		    memstat_frag_geterrmsg(frag)), 1);
+	for (size_t z = 0; z < memstat_frag_zones(frag); z++) {
+		uint64_t blocks[MEMSTAT_FRAG_MAXORDER];
+		int n = memstat_frag_orders(frag, z), at_least;
+
+		for (int o = 0; o < n; o++)
+			blocks[o] = memstat_frag_blocks(frag, z, o);
+		fsum += (int64_t)memstat_frag_has_blocks(frag, z) +
+		    memstat_frag_node(frag, z) +
+		    (int64_t)strlen(memstat_frag_zone_name(frag, z)) +
+		    memstat_frag_zone_fmfi(frag, z, 0) +
+		    memstat_frag_fmfi(blocks, n, 1) +
+		    memstat_frag_unusable(blocks, n, 1) +
+		    memstat_frag_extfrag(blocks, n, 1);
+		for (size_t t = 0; t < memstat_frag_types(frag, z); t++)
+			fsum += (int64_t)strlen(memstat_frag_type_name(frag,
+			    z, t)) + (int64_t)memstat_frag_type_blocks(frag, z,
+			    t, 0, &at_least) + at_least;
+	}
+	if (memstat_frag_freebsd(frag, argv[5], 0) != 0)
+		return (fprintf(stderr, "%s: %s\n", argv[5],
+		    memstat_frag_geterrmsg(frag)), 1);
+	fsum += (int64_t)memstat_frag_zones(frag);
+	printf("frag: sum %lld\n", (long long)fsum);
+	memstat_frag_free(frag);
 
 	/* The live kernel: refused or not, the calls link and return. */
 	(void)memstat_sysctl_all(list, 0);

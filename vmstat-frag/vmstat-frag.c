@@ -1,0 +1,267 @@
+/*
+ * vmstat-frag: physical memory fragmentation, per NUMA node and zone
+ * (FreeBSD: per domain) and per order of the buddy allocator's free
+ * lists: FreeBSD's free memory fragmentation index (FMFI), or Linux's
+ * unusable free space and fragmentation indices as its debugfs prints
+ * them, or the free block counts; now, or every -w seconds into a log
+ * that --plot draws.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "frag_log.h"
+#include "frag_plot.h"
+#include "frag_report.h"
+#include "memstat.h"
+#include "tool_options.h"
+#include "tool_output.h"
+#include "tool_source.h"
+
+static const struct tool_help help = {
+	"vmstat-frag [--libxo json[,pretty]] [-bt] [-i fmfi|unusable|extfrag]\n"
+	"                   [-w wait [-c count] [-L log]] [-M core [-N system]]\n"
+	"       vmstat-frag --plot out.svg|out.png [--3d] [-i index] log ...",
+	"  -i index     fmfi (the default: FreeBSD's free memory fragmentation\n"
+	"               index, at most 1000, unbounded below), unusable (Linux's\n"
+	"               unusable free space index) or extfrag (its fragmentation\n"
+	"               index), per order\n"
+	"  -b           the free block counts per order instead\n"
+	"  -t           the free block counts per migrate type (Linux, root:\n"
+	"               /proc/pagetypeinfo) or per free list and pool (FreeBSD)\n"
+	"  -w wait      again every wait seconds (the live kernel)\n"
+	"  -c count     that many times (default: until SIGINT)\n"
+	"  -L log       append each sample to the log, CSV\n"
+	"  --plot out   draw the logs as heat maps (time across, order up),\n"
+	"               one panel per boot; --3d: the 3D view instead\n"
+	"  -M core      read saved data or a core image, not the live kernel\n"
+	"  -N system    the core image's kernel: System.map, vmlinux or BTF\n"
+	"  --libxo json[,pretty]  JSON instead of text\n"
+	"  --help, --version\n",
+};
+
+enum { OPT_PLOT = 0x2000, OPT_3D };
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* "0.5" seconds: a positive number, at most a day. */
+static double
+seconds(const char *opt, const char *arg)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || !(s > 0) ||
+	    s > 86400)
+		tool_usage_error("%s %s: a number of seconds, above 0", opt,
+		    arg);
+	return (s);
+}
+
+/* One look, written whole. */
+static void
+report(const struct memstat_frag *frag, const struct frag_view *v,
+    enum tool_style style, const struct timespec *when)
+{
+	struct tool_out out;
+	struct json_object *top;
+
+	tool_out_init(&out, style);
+	if (style == STYLE_TEXT)
+		frag_report_text(out.text, frag, v);
+	else {
+		top = tool_json_set(out.json, "vmstat-frag",
+		    tool_json_new(json_type_object));
+		if (when != NULL)
+			tool_json_set(top, "time", json_object_new_double(
+			    (double)when->tv_sec + when->tv_nsec / 1e9));
+		tool_json_set(top, "index", json_object_new_string(
+		    frag_index_name(v->index)));
+		tool_json_set(top, "zones", frag_report_json(frag, v));
+	}
+	tool_out_finish(&out);
+}
+
+static void
+query(struct tool_source *src, struct memstat_frag *frag, int flags)
+{
+	struct tool_error e;
+	int rc;
+
+	rc = tool_source_frag(src, frag, flags, &e);
+	if (rc == TOOL_ABSENT)
+		tool_source_absent(src, "frag", "free lists");
+	if (rc != 0 && tool_source_live(src) &&
+	    e.code == MEMSTAT_ERROR_PERMISSION && (flags & MEMSTAT_FRAG_TYPES)) {
+		warnx("memstat_sysctl_frag: %s: -t needs root", e.msg);
+		tool_source_close(src);
+		memstat_frag_free(frag);
+		exit(1);
+	}
+	if (rc != 0) {
+		memstat_frag_free(frag);
+		tool_query_failed(src, "frag", &e);
+	}
+}
+
+/* The -i index needs block counts: a vm.phys_frag_idx has FMFI only. */
+static void
+check_view(struct tool_source *src, struct memstat_frag *frag,
+    const struct frag_view *v)
+{
+	for (size_t z = 0; z < memstat_frag_zones(frag); z++)
+		if (!memstat_frag_has_blocks(frag, z) &&
+		    (v->blocks || v->types || v->index != INDEX_FMFI)) {
+			warnx("%s: only the FMFI is known (vm.phys_frag_idx): "
+			    "-b, -t and -i unusable or extfrag need the block "
+			    "counts", tool_source_path(src));
+			tool_source_close(src);
+			memstat_frag_free(frag);
+			exit(1);
+		}
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		TOOL_LONG_OPTIONS,
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "3d", no_argument, NULL, OPT_3D },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tool_options opts = { 0 };
+	struct frag_view v = { .index = INDEX_FMFI };
+	struct memstat_frag *frag;
+	struct tool_source *src;
+	struct frag_boot boot;
+	struct timespec now;
+	const char *plot = NULL, *logpath = NULL, *why;
+	bool three_d = false, index_given = false;
+	double wait = 0;
+	long count = -1;
+	FILE *log = NULL;
+	char *end;
+	int ch, i;
+
+	argc = tool_parse_libxo(argc, argv, &opts.style);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":M:N:bc:i:L:tw:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			v.blocks = true;
+			continue;
+		case 't':
+			v.types = true;
+			continue;
+		case 'i':
+			if ((i = frag_index_parse(optarg)) < 0)
+				tool_usage_error("-i %s: fmfi, unusable or "
+				    "extfrag", optarg);
+			v.index = (enum frag_index)i;
+			index_given = true;
+			continue;
+		case 'w':
+			wait = seconds("-w", optarg);
+			continue;
+		case 'c':
+			errno = 0;
+			count = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    count < 1)
+				tool_usage_error("-c %s: a count, from 1",
+				    optarg);
+			continue;
+		case 'L':
+			logpath = optarg;
+			continue;
+		case OPT_PLOT:
+			plot = optarg;
+			continue;
+		case OPT_3D:
+			three_d = true;
+			continue;
+		}
+		tool_common_option(&opts, ch, optarg, argv, &help);
+	}
+	if (plot != NULL) {
+		if (optind == argc)
+			tool_usage_error("--plot %s: name the logs to draw",
+			    plot);
+		if (opts.memf != NULL || v.blocks || v.types || wait > 0 ||
+		    logpath != NULL || count > 0)
+			tool_usage_error("--plot draws logs: it takes -i and "
+			    "--3d only");
+		return (frag_plot(plot, (const char *const *)argv + optind,
+		    (size_t)(argc - optind), v.index, three_d));
+	}
+	tool_options_done(&opts, argc, argv);
+	if (three_d)
+		tool_usage_error("--3d goes with --plot");
+	if ((count > 0 || logpath != NULL) && wait == 0)
+		tool_usage_error("-c and -L go with -w");
+	if (v.blocks && index_given)
+		tool_usage_error("-b prints counts, not the index -i %s",
+		    frag_index_name(v.index));
+
+	src = tool_open_core(opts.memf, opts.nlistf);
+	if ((frag = memstat_frag_alloc()) == NULL)
+		err(1, "memstat_frag_alloc");
+	if (wait == 0) {
+		query(src, frag, v.types ? MEMSTAT_FRAG_TYPES : 0);
+		check_view(src, frag, &v);
+		report(frag, &v, opts.style, NULL);
+		memstat_frag_free(frag);
+		tool_source_close(src);
+		return (0);
+	}
+
+	/* -w: the live kernel's lists, again and again. */
+	if (!tool_source_live(src))
+		errx(1, "-w: %s does not change: the live kernel only",
+		    tool_source_path(src));
+	if (frag_boot_live(&boot, &why) != 0)
+		err(1, "%s", why);
+	if (logpath != NULL && (log = frag_log_open(logpath)) == NULL)
+		err(1, "%s", logpath);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (long n = 0; !interrupted && (count < 0 || n < count); n++) {
+		struct timespec pause;
+
+		query(src, frag, v.types ? MEMSTAT_FRAG_TYPES : 0);
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (n == 0)
+			check_view(src, frag, &v);
+		report(frag, &v, opts.style, &now);
+		if (log != NULL && frag_log_append(log, frag, &boot, &now) != 0)
+			err(1, "%s", logpath);
+		if (count >= 0 && n + 1 == count)
+			break;
+		pause.tv_sec = (time_t)wait;
+		pause.tv_nsec = (long)((wait - (double)pause.tv_sec) * 1e9);
+		while (!interrupted && nanosleep(&pause, &pause) != 0 &&
+		    errno == EINTR)
+			;
+	}
+	if (log != NULL && fclose(log) != 0)
+		err(1, "%s", logpath);
+	memstat_frag_free(frag);
+	tool_source_close(src);
+	return (0);
+}
