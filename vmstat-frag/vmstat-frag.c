@@ -248,6 +248,9 @@ main(int argc, char *argv[])
 		clock_gettime(CLOCK_REALTIME, &now);
 		if (n == 0)
 			check_view(src, frag, &v);
+		/* Text looks apart by a blank line; JSON is a line each. */
+		if (n > 0 && opts.style == STYLE_TEXT)
+			putchar('\n');
 		report(frag, &v, opts.style, &now);
 		if (log != NULL && frag_log_append(log, frag, &boot, &now) != 0)
 			err(1, "%s", logpath);
