@@ -1,10 +1,10 @@
 /*
  * kvm_seed: write a fuzz seed (kvm_image.h) from a real dump: what the
  * kallsyms decoder reads (with kallsyms_num_syms cut to a few thousand:
- * the seed stays small), or what the SLUB walk reads once the dump's
- * symbols and types are loaded.
+ * the seed stays small), or what the SLUB walk, or the free-list walk
+ * (vmstat-frag -t), reads once the dump's symbols and types are loaded.
  *
- *	kvm_seed kallsyms|slub dump out
+ *	kvm_seed kallsyms|slub|buddy dump out
  */
 #include <err.h>
 #include <stdio.h>
@@ -24,8 +24,8 @@ main(int argc, char *argv[])
 	FILE *out;
 
 	if (argc != 4 || (strcmp(argv[1], "kallsyms") != 0 &&
-	    strcmp(argv[1], "slub") != 0))
-		errx(1, "usage: kvm_seed kallsyms|slub dump out");
+	    strcmp(argv[1], "slub") != 0 && strcmp(argv[1], "buddy") != 0))
+		errx(1, "usage: kvm_seed kallsyms|slub|buddy dump out");
 	if ((kvm = memstat_kvm_open(argv[2], NULL, errbuf)) == NULL)
 		errx(1, "%s: %s", argv[2], errbuf);
 	if ((out = fopen(argv[3], "wb")) == NULL)
@@ -35,6 +35,19 @@ main(int argc, char *argv[])
 		if (_memstat_kvm_symbol(kvm, "slab_caches", &addr) != 0 &&
 		    kvm->syms == NULL)
 			errx(1, "%s: %s", argv[2], memstat_kvm_geterr(kvm));
+	} else if (strcmp(argv[1], "buddy") == 0) {
+		struct memstat_frag *frag = memstat_frag_alloc();
+
+		if (frag == NULL || _memstat_kvm_member(kvm, "zone", "name",
+		    &m) != 0 || _memstat_kvm_symbol(kvm, "node_data",
+		    &addr) != 0 || _memstat_kvm_symbol(kvm, "nr_node_ids",
+		    &addr) != 0 || _memstat_kvm_symbol(kvm,
+		    "migratetype_names", &addr) != 0)
+			errx(1, "%s: %s", argv[2], memstat_kvm_geterr(kvm));
+		kvm_image_record(kvm, out, NULL, 0);
+		if (memstat_frag_kvm(frag, kvm, MEMSTAT_FRAG_TYPES) != 0)
+			errx(1, "%s: %s", argv[2], memstat_frag_geterrmsg(frag));
+		memstat_frag_free(frag);
 	} else {
 		if (_memstat_kvm_member(kvm, "kmem_cache", "name", &m) != 0)
 			errx(1, "%s: %s", argv[2], memstat_kvm_geterr(kvm));

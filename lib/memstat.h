@@ -245,12 +245,15 @@ const char *memstat_frag_geterrmsg(const struct memstat_frag *frag);
  * ("/" is the live kernel: /proc/buddyinfo, and /proc/pagetypeinfo for
  * MEMSTAT_FRAG_TYPES, which only root may read); a FreeBSD capture
  * directory (its vm.phys_free text, or else a patched kernel's
- * vm.phys_frag_idx, which has FMFI only).  0, or -1 with the error on
- * frag.
+ * vm.phys_frag_idx, which has FMFI only); a core image (each zone's
+ * free_area, through BTF: free lists walked for MEMSTAT_FRAG_TYPES, none
+ * longer than its nr_free).  0, or -1 with the error on frag.
  */
 int	memstat_frag_linux(struct memstat_frag *frag, const char *root,
 	    int flags);
 int	memstat_frag_freebsd(struct memstat_frag *frag, const char *capture,
+	    int flags);
+int	memstat_frag_kvm(struct memstat_frag *frag, void *kvm_handle,
 	    int flags);
 
 /* Accessors; an out-of-range zone, type or order reads as 0 or "". */

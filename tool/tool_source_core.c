@@ -36,6 +36,15 @@ core_malloc(struct tool_source *src, struct memory_type_list *list,
 	return (0);
 }
 
+static int
+core_frag(struct tool_source *src, struct memstat_frag *frag, int flags,
+    struct tool_error *e)
+{
+	if (memstat_frag_kvm(frag, src->state, flags) != 0)
+		return (tool_error_from_frag(e, frag));
+	return (0);
+}
+
 static void
 core_close(struct tool_source *src)
 {
@@ -48,5 +57,6 @@ const struct tool_source_ops tool_source_core = {
 	.open = core_open,
 	.uma = core_uma,
 	.malloc = core_malloc,
+	.frag = core_frag,
 	.close = core_close,
 };

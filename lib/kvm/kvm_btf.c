@@ -170,3 +170,21 @@ _memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 	m->size = (uint32_t)size;
 	return (0);
 }
+
+int
+_memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
+    uint32_t *size)
+{
+	const struct btf_type *t;
+	int id;
+
+	if (kvm->btf == NULL && btf_load(kvm) != 0)
+		return (-1);
+	id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_STRUCT);
+	if (id < 0 || (t = btf__type_by_id(kvm->btf, (uint32_t)id)) == NULL ||
+	    t->size == 0 || t->size > (1U << 20))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "no struct %s of a usable size in the kernel's BTF", type));
+	*size = t->size;
+	return (0);
+}

@@ -24,6 +24,9 @@ struct kvm_member {
 /* 0, or -1 with DATAERROR recorded (type or member missing). */
 int	_memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 	    const char *member, struct kvm_member *m);
+/* A struct's size, from BTF: 0, or -1 with DATAERROR recorded. */
+int	_memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
+	    uint32_t *size);
 void	_memstat_kvm_btf_free(struct memstat_kvm *kvm);
 
 #endif /* !KVM_FINDERS_H */

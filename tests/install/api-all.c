@@ -169,6 +169,13 @@ main(int argc, char *argv[])
 		return (fprintf(stderr, "%s: %s\n", argv[5],
 		    memstat_frag_geterrmsg(frag)), 1);
 	fsum += (int64_t)memstat_frag_zones(frag);
+	if ((kvm = memstat_kvm_open(argv[3], NULL, errbuf)) == NULL)
+		return (fprintf(stderr, "%s\n", errbuf), 1);
+	if (memstat_frag_kvm(frag, kvm, MEMSTAT_FRAG_TYPES) != 0)
+		return (fprintf(stderr, "%s: %s\n", argv[3],
+		    memstat_frag_geterrmsg(frag)), 1);
+	fsum += (int64_t)memstat_frag_blocks(frag, 0, 0);
+	memstat_kvm_close(kvm);
 	printf("frag: sum %lld\n", (long long)fsum);
 	memstat_frag_free(frag);
 
