@@ -3,9 +3,10 @@
  * MEMSTAT_ERROR_* name of the failure ("ok" if there was none), for the
  * catalogue of bad input (fixtures/bad/catalogue).  PATH is a stream file,
  * a FreeBSD capture directory (its stream is decoded), a saved Linux tree,
- * or a kernel core image.
+ * or a kernel core image; frag reads their free lists (vmstat-frag's
+ * query) instead.
  *
- *	errcode uma|malloc PATH
+ *	errcode uma|malloc|frag PATH
  */
 #include <sys/stat.h>
 
@@ -83,6 +84,37 @@ query(struct memory_type_list *list, bool uma, const char *path)
 	return (rc == 0 ? 0 : memstat_mtl_geterror(list));
 }
 
+/* The free lists, as vmstat-frag -M PATH reads them: 0 or the error. */
+static int
+frag_query(const char *path)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN], file[4096];
+	struct memstat_frag *frag;
+	struct stat st;
+	void *kvm;
+	int rc;
+
+	if ((frag = memstat_frag_alloc()) == NULL)
+		err(1, "memstat_frag_alloc");
+	if (stat(path, &st) != 0)
+		err(1, "%s", path);
+	snprintf(file, sizeof(file), "%s/proc/buddyinfo", path);
+	if (S_ISDIR(st.st_mode) && lstat(file, &st) == 0)
+		rc = memstat_frag_linux(frag, path, 0);
+	else if (S_ISDIR(st.st_mode))
+		rc = memstat_frag_freebsd(frag, path, 0);
+	else if ((kvm = memstat_kvm_open(path, NULL, errbuf)) == NULL) {
+		memstat_frag_free(frag);
+		return (MEMSTAT_ERROR_KVM);
+	} else {
+		rc = memstat_frag_kvm(frag, kvm, 0);
+		memstat_kvm_close(kvm);
+	}
+	rc = rc == 0 ? 0 : memstat_frag_geterror(frag);
+	memstat_frag_free(frag);
+	return (rc);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -90,11 +122,12 @@ main(int argc, char *argv[])
 	int rc;
 
 	if (argc != 3 || (strcmp(argv[1], "uma") != 0 &&
-	    strcmp(argv[1], "malloc") != 0))
-		errx(2, "usage: errcode uma|malloc PATH");
+	    strcmp(argv[1], "malloc") != 0 && strcmp(argv[1], "frag") != 0))
+		errx(2, "usage: errcode uma|malloc|frag PATH");
 	if ((list = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
-	rc = query(list, strcmp(argv[1], "uma") == 0, argv[2]);
+	rc = strcmp(argv[1], "frag") == 0 ? frag_query(argv[2]) :
+	    query(list, strcmp(argv[1], "uma") == 0, argv[2]);
 	if (rc < 0 || (size_t)rc >= sizeof(names) / sizeof(names[0]))
 		printf("error %d\n", rc);
 	else
