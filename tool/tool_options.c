@@ -2,6 +2,7 @@
  * tool_options.c: the options the reports share.
  */
 #include <err.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,36 @@ tool_parse_libxo(int argc, char *argv[], enum tool_style *style)
 	return (out);
 }
 
+/* -w's seconds: a positive number, at most a day. */
+static double
+seconds(const char *opt, const char *arg)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || !(s > 0) ||
+	    s > 86400)
+		tool_usage_error("%s %s: a number of seconds, above 0 and at "
+		    "most a day", opt, arg);
+	return (s);
+}
+
+/* -c's count: from 1. */
+static long
+count(const char *opt, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || n < 1)
+		tool_usage_error("%s %s: a count, from 1", opt, arg);
+	return (n);
+}
+
 bool
 tool_common_option(struct tool_options *opts, int ch, const char *arg,
     char *const argv[], const struct tool_help *help)
@@ -114,6 +145,18 @@ tool_common_option(struct tool_options *opts, int ch, const char *arg,
 	case 't':
 		opts->totals = true;
 		return (true);
+	case 'w':
+		opts->wait = seconds("-w", arg);
+		return (true);
+	case 'c':
+		opts->count = count("-c", arg);
+		return (true);
+	case TOOL_OPT_PROMETHEUS:
+		opts->prometheus = arg;
+		return (true);
+	case TOOL_OPT_REPLAY:
+		opts->nreplay = 1;	/* the operands, counted when done */
+		return (true);
 	case TOOL_OPT_HELP:
 		printf("usage: %s\n%s", help->synopsis, help->options);
 		exit(0);
@@ -135,8 +178,21 @@ tool_common_option(struct tool_options *opts, int ch, const char *arg,
 void
 tool_options_done(struct tool_options *opts, int argc, char *const argv[])
 {
+	if (opts->nreplay > 0) {
+		if (opts->memf != NULL || opts->wait > 0)
+			tool_usage_error("--replay reads its trees in turn: "
+			    "it takes neither -M nor -w");
+		if (argc - optind < 2)
+			tool_usage_error("--replay: name two saved trees or "
+			    "more, in the order they were saved");
+		opts->replay = argv + optind;
+		opts->nreplay = (size_t)(argc - optind);
+		optind = argc;
+	}
 	if (optind != argc)
 		tool_usage_error("unexpected argument %s", argv[optind]);
+	if (opts->count > 0 && opts->wait == 0)
+		tool_usage_error("-c counts the looks of -w: give -w too");
 	if (opts->nlistf != NULL && opts->memf == NULL)
 		tool_usage_error("-N names the kernel of a core image: name "
 		    "the image with -M");

@@ -16,15 +16,24 @@
 
 #include "tool_output.h"
 
-/* For a tool's getopt_long string: ':' first, so a missing argument is told. */
-#define TOOL_COMMON_OPTS	":hM:N:"
+/*
+ * For a tool's getopt_long string: ':' first, so a missing argument is
+ * told.  -w wait and -c count are FreeBSD vmstat's: again every wait
+ * seconds, count times.
+ */
+#define TOOL_COMMON_OPTS	":c:hM:N:w:"
 #define TOOL_ROW_OPTS		"n:s:t"
 
 /* The long options every tool takes, for its struct option table. */
-enum { TOOL_OPT_HELP = 0x1000, TOOL_OPT_VERSION };
+enum {
+	TOOL_OPT_HELP = 0x1000, TOOL_OPT_VERSION, TOOL_OPT_PROMETHEUS,
+	TOOL_OPT_REPLAY
+};
 #define TOOL_LONG_OPTIONS						\
 	{ "help", no_argument, NULL, TOOL_OPT_HELP },			\
-	{ "version", no_argument, NULL, TOOL_OPT_VERSION }
+	{ "version", no_argument, NULL, TOOL_OPT_VERSION },		\
+	{ "prometheus", required_argument, NULL, TOOL_OPT_PROMETHEUS },	\
+	{ "replay", no_argument, NULL, TOOL_OPT_REPLAY }
 
 #define TOOL_MAX_NAMES	64
 
@@ -37,6 +46,12 @@ struct tool_options {
 	const char	*sort;		/* -s key, or NULL: the source's order */
 	const char	*names[TOOL_MAX_NAMES];	/* -n: globs, any may match */
 	size_t		 nnames;
+	double		 wait;		/* -w seconds, or 0: one look */
+	long		 count;		/* -c, or 0: until SIGINT */
+	const char	*prometheus;	/* --prometheus FILE, or NULL */
+	/* --replay: saved trees, one per look, in order (the operands). */
+	char *const	*replay;
+	size_t		 nreplay;
 };
 
 /*
@@ -66,8 +81,9 @@ bool	tool_common_option(struct tool_options *opts, int ch, const char *arg,
 	    char *const argv[], const struct tool_help *help);
 
 /*
- * After getopt_long: operands are an error; -N needs -M; "-M -" is
- * standard input (/dev/stdin).  Exits 1 with one line.
+ * After getopt_long: operands are an error but with --replay (which takes
+ * no -M); -N needs -M; -c needs -w; "-M -" is standard input
+ * (/dev/stdin).  Exits 1 with one line.
  */
 void	tool_options_done(struct tool_options *opts, int argc,
 	    char *const argv[]);

@@ -53,6 +53,17 @@ tool_out_finish(struct tool_out *out)
 	*out = (struct tool_out){ 0 };
 }
 
+void
+tool_out_discard(struct tool_out *out)
+{
+	if (out->style == STYLE_TEXT) {
+		(void)fclose(out->text);
+		free(out->buf);
+	} else
+		json_object_put(out->json);
+	*out = (struct tool_out){ 0 };
+}
+
 struct json_object *
 tool_json_new(json_type type)
 {
@@ -86,6 +97,43 @@ struct json_object *
 tool_json_uint(uint64_t v)
 {
 	return (json_object_new_uint64(v));
+}
+
+struct json_object *
+tool_json_new_int(int64_t v)
+{
+	struct json_object *obj;
+
+	if ((obj = json_object_new_int64(v)) == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	return (obj);
+}
+
+const char *
+tool_shortest_double(char buf[TOOL_DOUBLE_LEN], double v)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, TOOL_DOUBLE_LEN, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return (buf);
+	}
+	snprintf(buf, TOOL_DOUBLE_LEN, "%.17g", v);
+	return (buf);
+}
+
+struct json_object *
+tool_json_new_double(double v)
+{
+	struct json_object *obj;
+	char buf[TOOL_DOUBLE_LEN];
+
+	/* json-c would write 42216.760000000002 for 42216.76. */
+	if ((obj = json_object_new_double_s(v,
+	    tool_shortest_double(buf, v))) == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	return (obj);
 }
 
 void

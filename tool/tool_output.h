@@ -34,6 +34,8 @@ struct tool_out {
 void	tool_out_init(struct tool_out *out, enum tool_style style);
 /* Write the report to stdout, or exit 1 if it cannot be written. */
 void	tool_out_finish(struct tool_out *out);
+/* Drop the report unwritten (its numbers were wanted, not its text). */
+void	tool_out_discard(struct tool_out *out);
 /*
  * obj[key] = value, in insertion order; returns value.  The report is
  * useless without its members, so running out of memory here exits.
@@ -41,6 +43,15 @@ void	tool_out_finish(struct tool_out *out);
 struct json_object *tool_json_set(struct json_object *obj, const char *key,
 	    struct json_object *value);
 struct json_object *tool_json_uint(uint64_t v);
+/*
+ * A double in the fewest digits that read back as it (42216.76, not
+ * 42216.760000000002): buf holds TOOL_DOUBLE_LEN bytes; returns buf.
+ */
+#define TOOL_DOUBLE_LEN	32
+const char *tool_shortest_double(char buf[TOOL_DOUBLE_LEN], double v);
+/* Never NULL: running out of memory exits. */
+struct json_object *tool_json_new_int(int64_t v);
+struct json_object *tool_json_new_double(double v);
 struct json_object *tool_json_new(json_type type);
 
 /*
