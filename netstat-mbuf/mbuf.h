@@ -17,11 +17,14 @@
 
 /*
  * Where report lines go: text, or the mbuf-statistics JSON object; human:
- * text's kibibyte counts as 4.0K, 1.5M (-h).
+ * text's kibibyte counts as 4.0K, 1.5M (-h).  numbers, when there is one,
+ * also gets every number (and name) under its JSON key, whatever the
+ * style: what -w compares from look to look and --prometheus writes.
  */
 struct lines {
 	FILE			*text;
 	struct json_object	*json;
+	struct json_object	*numbers;
 	bool			 human;
 };
 
@@ -32,16 +35,31 @@ struct lines {
  */
 void	line(const struct lines *out, const char *unit, const char *note,
 	    int n, ...);
+/*
+ * A number, or a name (the cache a merged one's objects are counted in),
+ * under key in JSON and numbers, not in text.
+ */
+void	number(const struct lines *out, const char *key, intmax_t v);
+void	name(const struct lines *out, const char *key, const char *s);
 /* "used/cached/total note"; in JSON under prefix-current, -cache, -total. */
 void	counts_line(const struct lines *out, const char *prefix,
 	    const char *note, uintmax_t used, uintmax_t cached);
-/* The report's lines: text, or the members of its mbuf-statistics object. */
-struct lines report_lines(struct tool_out *report, bool human);
+/*
+ * The report's lines: text, or the members of its mbuf-statistics object;
+ * numbers (or NULL) as in struct lines.
+ */
+struct lines report_lines(struct tool_out *report, bool human,
+	    struct json_object *numbers);
 
-/* Query the source, then start the report and write it: or exit 1. */
+/*
+ * Query the source, then start the report and write it, its numbers also
+ * into numbers (or NULL): or exit 1.
+ */
 void	freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
-	    struct tool_out *report, const struct tool_options *opts);
+	    struct tool_out *report, const struct tool_options *opts,
+	    struct json_object *numbers);
 void	linux_report(struct tool_source *src, struct memory_type_list *mtlp,
-	    struct tool_out *report, const struct tool_options *opts);
+	    struct tool_out *report, const struct tool_options *opts,
+	    struct json_object *numbers);
 
 #endif /* !NETSTAT_MBUF_H */

@@ -100,10 +100,8 @@ sendfile_report(const struct lines *out, struct tool_source *src)
 		if (out->text != NULL)
 			fprintf(out->text, "%d/%d/%d sfbufs in use "
 			    "(current/peak/max)\n", nsf[0], nsf[1], nsf[2]);
-		else
-			for (i = 0; i < 3; i++)
-				tool_json_set(out->json, nsf_keys[i],
-				    json_object_new_int(nsf[i]));
+		for (i = 0; i < 3; i++)
+			number(out, nsf_keys[i], nsf[i]);
 	}
 
 	rc = tool_source_ints(src, "kern.ipc.sfstat", 8, v, SF_COUNT, &n, &e);
@@ -127,7 +125,8 @@ sendfile_report(const struct lines *out, struct tool_source *src)
  */
 void
 freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
-    struct tool_out *report, const struct tool_options *opts)
+    struct tool_out *report, const struct tool_options *opts,
+    struct json_object *numbers)
 {
 	struct zone mbuf, packet, cluster, jumbop, jumbo9, jumbo16;
 	uintmax_t tag_bytes, bytes_inuse, bytes_incache, bytes_total;
@@ -167,7 +166,7 @@ freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
 		    tool_source_path(src));
 
 	tool_out_init(report, opts->style);
-	out = report_lines(report, opts->human);
+	out = report_lines(report, opts->human, numbers);
 	line(&out, "", "mbufs in use (current/cache/total)", 3,
 	    "mbuf-current", mbuf.count + packet.count,
 	    "mbuf-cache", mbuf.free + packet.free,
@@ -187,9 +186,7 @@ freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
 	    "jumbo-count", jumbop.count, "jumbo-cache", jumbop.free,
 	    "jumbo-total", jumbop.count + jumbop.free,
 	    "jumbo-max", jumbop.limit);
-	if (out.json != NULL)
-		tool_json_set(out.json, "jumbo-page-size",
-		    tool_json_uint(jumbop.size / 1024));
+	number(&out, "jumbo-page-size", (intmax_t)(jumbop.size / 1024));
 	line(&out, "", "9k jumbo clusters in use (current/cache/total/max)", 4,
 	    "jumbo9-count", jumbo9.count, "jumbo9-cache", jumbo9.free,
 	    "jumbo9-total", jumbo9.count + jumbo9.free,

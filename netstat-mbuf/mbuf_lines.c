@@ -42,10 +42,30 @@ line(const struct lines *out, const char *unit, const char *note, int n, ...)
 			text_number(out, i ? "/" : "", v, unit);
 		else
 			tool_json_set(out->json, key, tool_json_uint(v));
+		if (out->numbers != NULL)
+			tool_json_set(out->numbers, key, tool_json_uint(v));
 	}
 	va_end(ap);
 	if (out->text != NULL)
 		fprintf(out->text, " %s\n", note);
+}
+
+void
+number(const struct lines *out, const char *key, intmax_t v)
+{
+	if (out->json != NULL)
+		tool_json_set(out->json, key, tool_json_new_int(v));
+	if (out->numbers != NULL)
+		tool_json_set(out->numbers, key, tool_json_new_int(v));
+}
+
+void
+name(const struct lines *out, const char *key, const char *s)
+{
+	if (out->json != NULL)
+		tool_json_set(out->json, key, json_object_new_string(s));
+	if (out->numbers != NULL)
+		tool_json_set(out->numbers, key, json_object_new_string(s));
 }
 
 /* "used/cached/total note"; in JSON under prefix-current, -cache, -total. */
@@ -63,9 +83,10 @@ counts_line(const struct lines *out, const char *prefix, const char *note,
 
 /* The report's lines: text, or the members of its mbuf-statistics object. */
 struct lines
-report_lines(struct tool_out *report, bool human)
+report_lines(struct tool_out *report, bool human, struct json_object *numbers)
 {
-	struct lines out = { .text = report->text, .human = human };
+	struct lines out = { .text = report->text, .numbers = numbers,
+	    .human = human };
 
 	if (report->json != NULL)
 		out.json = tool_json_set(report->json, "mbuf-statistics",

@@ -92,7 +92,8 @@ socket_report(const struct lines *out, const struct sockstat *ss)
  */
 void
 linux_report(struct tool_source *src, struct memory_type_list *mtlp,
-    struct tool_out *report, const struct tool_options *opts)
+    struct tool_out *report, const struct tool_options *opts,
+    struct json_object *numbers)
 {
 	uintmax_t used, cached, size, inuse = 0, incache = 0;
 	struct memory_type *mtp;
@@ -114,7 +115,7 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 		    tool_source_path(src));
 
 	tool_out_init(report, opts->style);
-	out = report_lines(report, opts->human);
+	out = report_lines(report, opts->human, numbers);
 	for (i = 0; i < sizeof(skb_caches) / sizeof(skb_caches[0]); i++) {
 		if ((mtp = slab_cache(mtlp, skb_caches[i].cache)) == NULL)
 			continue;
@@ -140,13 +141,9 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 			    shared == 1 ? "" : "s",
 			    row_is_cache ? "" : " under ",
 			    row_is_cache ? "" : memstat_get_name(mtp));
-			if (out.json != NULL) {
-				snprintf(key, sizeof(key), "%s-shared-in",
-				    skb_caches[i].key);
-				tool_json_set(out.json, key,
-				    json_object_new_string(
-				    memstat_get_name(mtp)));
-			}
+			snprintf(key, sizeof(key), "%s-shared-in",
+			    skb_caches[i].key);
+			name(&out, key, memstat_get_name(mtp));
 		}
 		counts_line(&out, skb_caches[i].key, note, used, cached);
 	}

@@ -9,17 +9,41 @@
 #include <stdlib.h>
 
 #include "mbuf.h"
+#include "mbuf_watch.h"
 #include "tool_options.h"
+#include "tool_watch.h"
 
 static const struct tool_help help = {
-	"netstat-mbuf [--libxo json[,pretty]] [-h] [-M core [-N system]]",
+	"netstat-mbuf [--libxo json[,pretty]] [-h] [-w wait [-c count]]\n"
+	"                    [--prometheus file]\n"
+	"                    [-M core [-N system] | --replay tree tree ...]",
 	"  -h           memory in human-readable form (4.0K, 1.5M)\n"
+	"  -w wait      then every wait seconds the numbers that changed:\n"
+	"               their changes and rates (the live kernel)\n"
+	"  -c count     that many looks (default: until SIGINT)\n"
+	"  --prometheus file  the numbers in Prometheus's text format, for\n"
+	"               node_exporter's textfile collector (- is stdout)\n"
+	"  --replay     the saved trees named, one look each, timed by their\n"
+	"               proc/uptime\n"
 	"  -M core      read saved data or a core image, not the live kernel\n"
 	"               (- is standard input)\n"
 	"  -N system    the core image's kernel: System.map, vmlinux or BTF\n"
 	"  --libxo json[,pretty]  JSON instead of text\n"
 	"  --help, --version\n",
 };
+
+/* With looks to come, a JSON document says when it was taken. */
+static void
+stamp(const struct tool_watch *w, struct tool_out *out)
+{
+	if (out->json == NULL || !tool_watch_repeats(w))
+		return;
+	if (w->opts->nreplay > 0)
+		tool_json_set(out->json, "uptime", tool_json_new_double(w->t));
+	else
+		tool_json_set(out->json, "time", tool_json_new_double(
+		    (double)w->wall.tv_sec + (double)w->wall.tv_nsec / 1e9));
+}
 
 int
 main(int argc, char *argv[])
@@ -29,9 +53,11 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_options opts = { 0 };
+	struct json_object *was = NULL, *now;
 	struct memory_type_list *mtlp;
-	struct tool_source *src;
-	struct tool_out report;
+	struct tool_out report, changes;
+	struct tool_watch w;
+	struct tool_prom p;
 	int ch;
 
 	argc = tool_parse_libxo(argc, argv, &opts.style);
@@ -41,15 +67,38 @@ main(int argc, char *argv[])
 		(void)tool_common_option(&opts, ch, optarg, argv, &help);
 	tool_options_done(&opts, argc, argv);
 
-	src = tool_open_core(opts.memf, opts.nlistf);
+	tool_watch_open(&w, &opts);
 	if ((mtlp = memstat_mtl_alloc()) == NULL)
 		err(1, "memstat_mtl_alloc");
-	if (tool_source_linux(src))
-		linux_report(src, mtlp, &report, &opts);
-	else
-		freebsd_report(src, mtlp, &report, &opts);
-	tool_out_finish(&report);
+	while (tool_watch_next(&w)) {
+		now = tool_json_new(json_type_object);
+		if (tool_source_linux(w.src))
+			linux_report(w.src, mtlp, &report, &opts, now);
+		else
+			freebsd_report(w.src, mtlp, &report, &opts, now);
+		if (opts.prometheus != NULL) {
+			tool_out_discard(&report);
+			tool_prom_init(&p);
+			mbuf_prom(&p, now);
+			tool_prom_write(&p, opts.prometheus);
+		} else if (w.n == 1) {
+			stamp(&w, &report);
+			tool_out_finish(&report);
+		} else {
+			tool_out_discard(&report);
+			if (opts.style == STYLE_TEXT)
+				putchar('\n');
+			tool_out_init(&changes, opts.style);
+			mbuf_changes(&changes, was, now, w.dt);
+			stamp(&w, &changes);
+			tool_out_finish(&changes);
+		}
+		if (was != NULL)
+			json_object_put(was);
+		was = now;
+	}
+	json_object_put(was);
 	memstat_mtl_free(mtlp);
-	tool_source_close(src);
+	tool_watch_close(&w);
 	return (0);
 }

@@ -9,7 +9,6 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +16,18 @@
 
 #include "frag_log.h"
 #include "frag_plot.h"
+#include "frag_prom.h"
 #include "frag_report.h"
 #include "memstat.h"
 #include "tool_options.h"
 #include "tool_output.h"
 #include "tool_source.h"
+#include "tool_watch.h"
 
 static const struct tool_help help = {
 	"vmstat-frag [--libxo json[,pretty]] [-bt] [-i fmfi|unusable|extfrag]\n"
-	"                   [-w wait [-c count] [-L log]] [-M core [-N system]]\n"
+	"                   [-w wait [-c count] [-L log]] [--prometheus file]\n"
+	"                   [-M core [-N system] | --replay tree tree ...]\n"
 	"       vmstat-frag --plot out.svg|out.png [--3d] [-i index] log ...",
 	"  -i index     fmfi (the default: FreeBSD's free memory fragmentation\n"
 	"               index, at most 1000, unbounded below), unusable (Linux's\n"
@@ -37,6 +39,10 @@ static const struct tool_help help = {
 	"  -w wait      again every wait seconds (the live kernel)\n"
 	"  -c count     that many times (default: until SIGINT)\n"
 	"  -L log       append each sample to the log, CSV\n"
+	"  --prometheus file  the free blocks and indices in Prometheus's text\n"
+	"               format, for node_exporter's textfile collector\n"
+	"               (- is stdout)\n"
+	"  --replay     the saved trees named, one look each\n"
 	"  --plot out   draw the logs as heat maps (time across, order up),\n"
 	"               one panel per boot; --3d: the 3D view instead\n"
 	"  -M core      read saved data or a core image, not the live kernel\n"
@@ -47,48 +53,37 @@ static const struct tool_help help = {
 
 enum { OPT_PLOT = 0x2000, OPT_3D };
 
-static volatile sig_atomic_t interrupted;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* "0.5" seconds: a positive number, at most a day. */
-static double
-seconds(const char *opt, const char *arg)
-{
-	char *end;
-	double s;
-
-	errno = 0;
-	s = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || errno != 0 || !(s > 0) ||
-	    s > 86400)
-		tool_usage_error("%s %s: a number of seconds, above 0", opt,
-		    arg);
-	return (s);
-}
-
 /* One look, written whole. */
 static void
 report(const struct memstat_frag *frag, const struct frag_view *v,
-    enum tool_style style, const struct timespec *when)
+    const struct tool_watch *w)
 {
+	enum tool_style style = w->opts->style;
+	struct tool_prom p;
 	struct tool_out out;
 	struct json_object *top;
 
+	if (w->opts->prometheus != NULL) {
+		tool_prom_init(&p);
+		frag_prom(&p, frag, v);
+		tool_prom_write(&p, w->opts->prometheus);
+		return;
+	}
+	/* Text looks apart by a blank line; JSON is a line each. */
+	if (w->n > 1 && style == STYLE_TEXT)
+		putchar('\n');
 	tool_out_init(&out, style);
 	if (style == STYLE_TEXT)
 		frag_report_text(out.text, frag, v);
 	else {
 		top = tool_json_set(out.json, "vmstat-frag",
 		    tool_json_new(json_type_object));
-		if (when != NULL)
-			tool_json_set(top, "time", json_object_new_double(
-			    (double)when->tv_sec + when->tv_nsec / 1e9));
+		if (tool_watch_repeats(w) && w->opts->nreplay > 0)
+			tool_json_set(top, "uptime",
+			    tool_json_new_double(w->t));
+		else if (tool_watch_repeats(w))
+			tool_json_set(top, "time", tool_json_new_double(
+			    (double)w->wall.tv_sec + w->wall.tv_nsec / 1e9));
 		tool_json_set(top, "index", json_object_new_string(
 		    frag_index_name(v->index)));
 		tool_json_set(top, "zones", frag_report_json(frag, v));
@@ -147,15 +142,11 @@ main(int argc, char *argv[])
 	struct tool_options opts = { 0 };
 	struct frag_view v = { .index = INDEX_FMFI };
 	struct memstat_frag *frag;
-	struct tool_source *src;
 	struct frag_boot boot;
-	struct timespec now;
+	struct tool_watch w;
 	const char *plot = NULL, *logpath = NULL, *why;
 	bool three_d = false, index_given = false;
-	double wait = 0;
-	long count = -1;
 	FILE *log = NULL;
-	char *end;
 	int ch, i;
 
 	argc = tool_parse_libxo(argc, argv, &opts.style);
@@ -176,17 +167,6 @@ main(int argc, char *argv[])
 			v.index = (enum frag_index)i;
 			index_given = true;
 			continue;
-		case 'w':
-			wait = seconds("-w", optarg);
-			continue;
-		case 'c':
-			errno = 0;
-			count = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    count < 1)
-				tool_usage_error("-c %s: a count, from 1",
-				    optarg);
-			continue;
 		case 'L':
 			logpath = optarg;
 			continue;
@@ -203,8 +183,9 @@ main(int argc, char *argv[])
 		if (optind == argc)
 			tool_usage_error("--plot %s: name the logs to draw",
 			    plot);
-		if (opts.memf != NULL || v.blocks || v.types || wait > 0 ||
-		    logpath != NULL || count > 0)
+		if (opts.memf != NULL || v.blocks || v.types ||
+		    opts.wait > 0 || logpath != NULL || opts.count > 0 ||
+		    opts.prometheus != NULL || opts.nreplay > 0)
 			tool_usage_error("--plot draws logs: it takes -i and "
 			    "--3d only");
 		return (frag_plot(plot, (const char *const *)argv + optind,
@@ -213,58 +194,33 @@ main(int argc, char *argv[])
 	tool_options_done(&opts, argc, argv);
 	if (three_d)
 		tool_usage_error("--3d goes with --plot");
-	if ((count > 0 || logpath != NULL) && wait == 0)
-		tool_usage_error("-c and -L go with -w");
+	if (logpath != NULL && opts.wait == 0)
+		tool_usage_error("-L logs the looks of -w: give -w too");
 	if (v.blocks && index_given)
 		tool_usage_error("-b prints counts, not the index -i %s",
 		    frag_index_name(v.index));
 
-	src = tool_open_core(opts.memf, opts.nlistf);
+	tool_watch_open(&w, &opts);
 	if ((frag = memstat_frag_alloc()) == NULL)
 		err(1, "memstat_frag_alloc");
-	if (wait == 0) {
-		query(src, frag, v.types ? MEMSTAT_FRAG_TYPES : 0);
-		check_view(src, frag, &v);
-		report(frag, &v, opts.style, NULL);
-		memstat_frag_free(frag);
-		tool_source_close(src);
-		return (0);
-	}
-
-	/* -w: the live kernel's lists, again and again. */
-	if (!tool_source_live(src))
-		errx(1, "-w: %s does not change: the live kernel only",
-		    tool_source_path(src));
-	if (frag_boot_live(&boot, &why) != 0)
-		err(1, "%s", why);
-	if (logpath != NULL && (log = frag_log_open(logpath)) == NULL)
-		err(1, "%s", logpath);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	for (long n = 0; !interrupted && (count < 0 || n < count); n++) {
-		struct timespec pause;
-
-		query(src, frag, v.types ? MEMSTAT_FRAG_TYPES : 0);
-		clock_gettime(CLOCK_REALTIME, &now);
-		if (n == 0)
-			check_view(src, frag, &v);
-		/* Text looks apart by a blank line; JSON is a line each. */
-		if (n > 0 && opts.style == STYLE_TEXT)
-			putchar('\n');
-		report(frag, &v, opts.style, &now);
-		if (log != NULL && frag_log_append(log, frag, &boot, &now) != 0)
+	if (logpath != NULL) {
+		if (frag_boot_live(&boot, &why) != 0)
+			err(1, "%s", why);
+		if ((log = frag_log_open(logpath)) == NULL)
 			err(1, "%s", logpath);
-		if (count >= 0 && n + 1 == count)
-			break;
-		pause.tv_sec = (time_t)wait;
-		pause.tv_nsec = (long)((wait - (double)pause.tv_sec) * 1e9);
-		while (!interrupted && nanosleep(&pause, &pause) != 0 &&
-		    errno == EINTR)
-			;
+	}
+	while (tool_watch_next(&w)) {
+		query(w.src, frag, v.types ? MEMSTAT_FRAG_TYPES : 0);
+		if (w.n == 1)
+			check_view(w.src, frag, &v);
+		report(frag, &v, &w);
+		if (log != NULL &&
+		    frag_log_append(log, frag, &boot, &w.wall) != 0)
+			err(1, "%s", logpath);
 	}
 	if (log != NULL && fclose(log) != 0)
 		err(1, "%s", logpath);
 	memstat_frag_free(frag);
-	tool_source_close(src);
+	tool_watch_close(&w);
 	return (0);
 }

@@ -19,18 +19,28 @@
 #include "tool_options.h"
 #include "tool_output.h"
 #include "tool_rows.h"
-#include "tool_table.h"
+#include "tool_report.h"
 #include "tool_source.h"
+#include "tool_table.h"
 
 static const struct tool_help help = {
 	"vmstat-m [--libxo json[,pretty]] [-ht] [-n name] [-s key]\n"
-	"                [--zone-sizes pow2|N,N,...] [-M core [-N system]]",
+	"                [--zone-sizes pow2|N,N,...] [-w wait [-c count]]\n"
+	"                [--prometheus file]\n"
+	"                [-M core [-N system] | --replay tree tree ...]",
 	"  -h           memory in human-readable form (4.0K, 1.5M)\n"
 	"  -n name      only types whose name matches the glob name\n"
 	"               (repeatable: any of them)\n"
 	"  -s key       sort by name, used (InUse), bytes (MemUse) or\n"
 	"               requests; numbers largest first\n"
 	"  -t           a TOTAL row summing the counts\n"
+	"  -w wait      then every wait seconds the types that changed: their\n"
+	"               changes and rates (the live kernel)\n"
+	"  -c count     that many looks (default: until SIGINT)\n"
+	"  --prometheus file  the numbers in Prometheus's text format, for\n"
+	"               node_exporter's textfile collector (- is stdout)\n"
+	"  --replay     the saved trees named, one look each, timed by their\n"
+	"               proc/uptime\n"
 	"  --zone-sizes pow2|N,N,...  FreeBSD's malloc zone sizes, for Size(s)\n"
 	"  -M core      read saved data or a core image, not the live kernel\n"
 	"               (- is standard input)\n"
@@ -140,7 +150,7 @@ static const struct tool_column columns[] = {
 	  .heading_sep = " ", .heading_width = 6, .sep = " ", .width = 6,
 	  .suffix = "K", .value = memuse_kib, .bytes = memstat_get_bytes,
 	  .total = true,
-	  .metric = "memory_use_kibibytes", .help = "Memory in use" },
+	  .metric = "memory_use_bytes", .help = "Memory in use" },
 	{ .kind = COLUMN_COUNT, .key = "requests", .heading = "Requests",
 	  .heading_sep = " ", .heading_width = 8, .sep = " ", .width = 8,
 	  .suffix = "", .value = memstat_get_numallocs, .total = true,
@@ -165,6 +175,52 @@ static const struct tool_sort_key sort_keys[] = {
 	{ NULL, NULL },
 };
 
+/* What changes from look to look: levels, and requests as a rate. */
+static const struct tool_stat stats[] = {
+	{ .key = "in-use", .heading = "InUse", .value = memstat_get_count,
+	  .rate = true },
+	{ .key = "bytes", .heading = "Bytes", .value = memstat_get_bytes,
+	  .rate = true },
+	{ .key = "requests", .heading = "Requests",
+	  .value = memstat_get_numallocs,
+	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS, .counter = true },
+};
+
+static const struct tool_interval interval = {
+	stats, sizeof(stats) / sizeof(stats[0]), "Type", 13, "",
+	"malloc-changes", "memory"
+};
+
+struct types {
+	struct zone_sizes sizes;
+	bool	 sizes_given;
+};
+
+static void
+query(struct tool_source *src, struct memory_type_list *list, void *arg)
+{
+	struct types *t = arg;
+	struct tool_error e;
+	int rc;
+
+	/* Linux's size classes come with its data, from the cache names. */
+	if (tool_source_linux(src))
+		;
+	else if (t->sizes_given) {
+		if (memstat_malloc_zone_set_sizes(t->sizes.v,
+		    t->sizes.n) != 0)
+			err(1, "--zone-sizes");
+	} else
+		capture_zone_sizes(src);
+	rc = tool_source_malloc(src, list, 0, &e);
+	if (rc != 0)
+		memstat_mtl_free(list);
+	if (rc == TOOL_ABSENT)
+		tool_source_absent(src, "malloc", "malloc statistics");
+	if (rc != 0)
+		tool_query_failed(src, "malloc", &e);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -174,14 +230,10 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_options opts = { 0 };
-	struct zone_sizes zone_sizes = { .n = 0 };
-	struct memory_type_list *mtlp;
-	struct tool_source *src;
-	struct tool_rows rows;
-	struct tool_error e;
-	struct tool_out out;
-	bool sizes_given = false;
-	int ch, rc;
+	struct types t = { .sizes = { .n = 0 } };
+	struct tool_list_report r = { &table, &interval, sort_keys, shown,
+	    "memstat_malloc", "type", query, &t };
+	int ch;
 
 	argc = tool_parse_libxo(argc, argv, &opts.style);
 	opterr = 0;
@@ -190,39 +242,11 @@ main(int argc, char *argv[])
 		if (tool_common_option(&opts, ch, optarg, argv, &help))
 			continue;
 		if (ch == 'Z') {
-			zone_sizes_parse(optarg, &zone_sizes);
-			sizes_given = true;
+			zone_sizes_parse(optarg, &t.sizes);
+			t.sizes_given = true;
 		}
 	}
 	tool_options_done(&opts, argc, argv);
 	tool_rows_check_sort(&opts, sort_keys);
-
-	src = tool_open_core(opts.memf, opts.nlistf);
-	/* Linux's size classes come with its data, from the cache names. */
-	if (tool_source_linux(src))
-		;
-	else if (sizes_given) {
-		if (memstat_malloc_zone_set_sizes(zone_sizes.v,
-		    zone_sizes.n) != 0)
-			err(1, "--zone-sizes");
-	} else
-		capture_zone_sizes(src);
-	if ((mtlp = memstat_mtl_alloc()) == NULL)
-		err(1, "memstat_mtl_alloc");
-	rc = tool_source_malloc(src, mtlp, 0, &e);
-	if (rc != 0)
-		memstat_mtl_free(mtlp);
-	if (rc == TOOL_ABSENT)
-		tool_source_absent(src, "malloc", "malloc statistics");
-	if (rc != 0)
-		tool_query_failed(src, "malloc", &e);
-
-	tool_rows_select(&rows, mtlp, &opts, sort_keys, shown);
-	tool_out_init(&out, opts.style);
-	tool_table_write(&out, &table, &rows, &opts);
-	tool_out_finish(&out);
-	tool_rows_free(&rows);
-	memstat_mtl_free(mtlp);
-	tool_source_close(src);
-	return (0);
+	return (tool_list_report_run(&r, &opts));
 }

@@ -4,7 +4,6 @@
  * are FreeBSD's newest formats, byte for byte; Linux fills the same
  * columns, with "-" (JSON null) for what Linux does not count.
  */
-#include <err.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,9 @@
 #include "tool_options.h"
 #include "tool_output.h"
 #include "tool_rows.h"
-#include "tool_table.h"
+#include "tool_report.h"
 #include "tool_source.h"
+#include "tool_table.h"
 
 static const struct tool_column columns[] = {
 	{ .kind = COLUMN_NAME, .key = "name", .heading = "ITEM",
@@ -68,7 +68,8 @@ static const struct tool_column columns[] = {
 
 static const struct tool_help help = {
 	"vmstat-z [--libxo json[,pretty]] [-aht] [-n name] [-s key]\n"
-	"                [-M core [-N system]]",
+	"                [-w wait [-c count]] [--prometheus file]\n"
+	"                [-M core [-N system] | --replay tree tree ...]",
 	"  -a           also each merged cache's other names (aliases)\n"
 	"  -h           sizes in human-readable form (4.0K, 1.5M)\n"
 	"  -n name      only zones whose name or an alias matches the glob\n"
@@ -76,6 +77,13 @@ static const struct tool_help help = {
 	"  -s key       sort by name, size, used, free, bytes (in use) or\n"
 	"               requests; numbers largest first\n"
 	"  -t           a TOTAL row summing the counts\n"
+	"  -w wait      then every wait seconds the zones that changed: their\n"
+	"               changes and rates (the live kernel)\n"
+	"  -c count     that many looks (default: until SIGINT)\n"
+	"  --prometheus file  the numbers in Prometheus's text format, for\n"
+	"               node_exporter's textfile collector (- is stdout)\n"
+	"  --replay     the saved trees named, one look each, timed by their\n"
+	"               proc/uptime\n"
 	"  -M core      read saved data or a core image, not the live kernel\n"
 	"               (- is standard input)\n"
 	"  -N system    the core image's kernel: System.map, vmlinux or BTF\n"
@@ -93,6 +101,57 @@ static const struct tool_sort_key sort_keys[] = {
 	{ NULL, NULL },
 };
 
+/* What changes from look to look: levels, and counters as rates. */
+static const struct tool_stat stats[] = {
+	{ .key = "used", .heading = "USED", .value = memstat_get_count,
+	  .rate = true },
+	{ .key = "free", .heading = "FREE", .value = memstat_get_free },
+	{ .key = "requests", .heading = "REQ", .value = memstat_get_numallocs,
+	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS, .counter = true },
+	{ .key = "fail", .heading = "FAIL", .value = memstat_get_failures,
+	  .unknown = MEMSTAT_UNKNOWN_FAILURES, .counter = true },
+	{ .key = "sleep", .heading = "SLEEP", .value = memstat_get_sleeps,
+	  .unknown = MEMSTAT_UNKNOWN_SLEEPS, .counter = true },
+};
+
+static const struct tool_interval interval = {
+	stats, sizeof(stats) / sizeof(stats[0]), "ITEM", -20, ":",
+	"memory-zone-changes", "zone"
+};
+
+struct zones {
+	struct tool_table table;
+	bool	 aflag;
+	bool	 json;
+	bool	 prometheus;
+	bool	 names;		/* -n: matched against aliases too */
+};
+
+/*
+ * Aliases cost a walk of /sys/kernel/slab, so text has them only with -a;
+ * Linux JSON always lists them (FreeBSD's has no such key), Prometheus
+ * labels them, and -n matches them too.
+ */
+static void
+query(struct tool_source *src, struct memory_type_list *list, void *arg)
+{
+	struct zones *z = arg;
+	struct tool_error e;
+	bool aliases;
+	int rc;
+
+	aliases = z->aflag || (z->json && tool_source_linux(src));
+	z->table.ncols = aliases ? NCOLUMNS : NCOLUMNS - 1;
+	rc = tool_source_uma(src, list, aliases || z->names || z->prometheus ?
+	    MEMSTAT_LINUX_ALIASES : 0, &e);
+	if (rc != 0)
+		memstat_mtl_free(list);
+	if (rc == TOOL_ABSENT)
+		tool_source_absent(src, "uma", "zone statistics");
+	if (rc != 0)
+		tool_query_failed(src, "uma", &e);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -101,15 +160,11 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_options opts = { 0 };
-	struct memory_type_list *mtlp;
-	struct tool_source *src;
-	struct tool_table table;
-	struct tool_rows rows;
-	struct tool_error e;
-	struct tool_out out;
-	bool aflag = false, show_aliases;
-	size_t ncols;
-	int ch, rc;
+	struct zones z = { .table = { columns, NCOLUMNS - 1,
+	    "memory-zone-statistics", "zone" } };
+	struct tool_list_report r = { &z.table, &interval, sort_keys, NULL,
+	    "memstat_zone", "zone", query, &z };
+	int ch;
 
 	argc = tool_parse_libxo(argc, argv, &opts.style);
 	opterr = 0;
@@ -119,41 +174,14 @@ main(int argc, char *argv[])
 			continue;
 		switch (ch) {
 		case 'a':
-			aflag = true;
+			z.aflag = true;
 			break;
 		}
 	}
 	tool_options_done(&opts, argc, argv);
 	tool_rows_check_sort(&opts, sort_keys);
-
-	src = tool_open_core(opts.memf, opts.nlistf);
-	if ((mtlp = memstat_mtl_alloc()) == NULL)
-		err(1, "memstat_mtl_alloc");
-	/*
-	 * Aliases cost a walk of /sys/kernel/slab, so text has them only
-	 * with -a; Linux JSON always lists them (FreeBSD's has no such key),
-	 * and -n matches them too.
-	 */
-	show_aliases = aflag ||
-	    (opts.style != STYLE_TEXT && tool_source_linux(src));
-	ncols = show_aliases ? NCOLUMNS : NCOLUMNS - 1;
-	rc = tool_source_uma(src, mtlp, show_aliases || opts.nnames > 0 ?
-	    MEMSTAT_LINUX_ALIASES : 0, &e);
-	if (rc != 0)
-		memstat_mtl_free(mtlp);
-	if (rc == TOOL_ABSENT)
-		tool_source_absent(src, "uma", "zone statistics");
-	if (rc != 0)
-		tool_query_failed(src, "uma", &e);
-
-	tool_rows_select(&rows, mtlp, &opts, sort_keys, NULL);
-	table = (struct tool_table){ columns, ncols,
-	    "memory-zone-statistics", "zone" };
-	tool_out_init(&out, opts.style);
-	tool_table_write(&out, &table, &rows, &opts);
-	tool_out_finish(&out);
-	tool_rows_free(&rows);
-	memstat_mtl_free(mtlp);
-	tool_source_close(src);
-	return (0);
+	z.prometheus = opts.prometheus != NULL;
+	z.names = opts.nnames > 0;
+	z.json = opts.style != STYLE_TEXT;
+	return (tool_list_report_run(&r, &opts));
 }
