@@ -182,7 +182,7 @@ tool_prom_columns(struct tool_prom *p, const char *prefix, const char *label,
 			}
 			if (inst[r] > 0) {
 				snprintf(ibuf, sizeof(ibuf), "%zu", inst[r]);
-				labels[2 * n] = "instance";
+				labels[2 * n] = "index";
 				labels[2 * n++ + 1] = ibuf;
 			}
 			tool_prom_sample_uint(p, labels, n, col->bytes != NULL ?
@@ -235,7 +235,7 @@ tool_prom_write(struct tool_prom *p, const char *path)
 		err(1, "%s", path);
 	snprintf(tmp, len, "%s/.%s.XXXXXX", dirname(dir), basename(base));
 	if ((fd = mkstemp(tmp)) == -1)
-		err(1, "%s", tmp);
+		err(1, "%s", path);
 	/* node_exporter runs as another user; mkstemp's 0600 hides it. */
 	if (fchmod(fd, 0644) != 0 || !write_all(fd, p->buf, p->len) ||
 	    close(fd) != 0 || rename(tmp, path) != 0) {
