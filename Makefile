@@ -87,7 +87,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check bench bench-dump minbase-check fixtures fixtures-expect install clean \
+.PHONY: all deps run check bench bench-dump soak minbase-check fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -176,6 +176,11 @@ bench: all $(BENCHES) bench/runcmd tests/kmemload
 # what it installs and downloads first) and removes everything after.
 bench-dump: all bench/bench_vmcore
 	@sh bench/bench-dump
+
+# Each report repeating for about twenty minutes (-w 0.01 -c 100000) while
+# its memory and descriptors are sampled: the README's soak table.
+soak: all
+	@sh bench/soak
 
 # The README's two commands on a minimal Debian 12 made by debootstrap
 # (root; it says what it downloads first); .ci/run runs it.
