@@ -62,6 +62,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_tool_run_on(FUZZ_VMSTAT_M, dir, "--libxo=json,pretty", NULL);
 	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, dir, NULL);
 	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, dir, "--libxo", "json", NULL);
+	fuzz_tool_run_on(FUZZ_VMSTAT_Z, dir, "--prometheus", "-", NULL);
+	fuzz_tool_run_on(FUZZ_VMSTAT_M, dir, "--prometheus", "-", NULL);
+	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, dir, "--prometheus", "-", NULL);
 	snprintf(zone_file, sizeof(zone_file), "%s/%s", dir, oids[0]);
 	fuzz_tool_run_on(FUZZ_VMSTAT_Z, zone_file, NULL);
 	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, zone_file, NULL);

@@ -4,7 +4,7 @@
  * vm.phys_free, then vm.phys_frag_idx (a FreeBSD capture, the latter
  * alone in a second one), then a vmstat-frag log.  Each goes through the
  * library (a failed query leaves the model empty) and through vmstat-frag:
- * every view, text and JSON, and --plot of the log.
+ * every view, text, JSON and Prometheus's format, and --plot of the log.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +86,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	frag_run("--libxo=json", "-t", "-M", capture);
 	frag_run("-i", "extfrag", "-M", capture);
 	frag_run("-M", fmfi, NULL, NULL);
+	frag_run("--prometheus=-", "-t", "-M", tree);
+	frag_run("--prometheus=-", "-t", "-M", capture);
+	frag_run("--prometheus=-", "-M", fmfi, NULL);
 	if (n == 5)
 		frag_run("--plot", svg, log, NULL);
 	return (0);

@@ -1,14 +1,15 @@
 /*
  * fuzz_linux_tree.c: a saved Linux tree, cut from the input at FUZZ_SEP
  * in this order: proc/slabinfo, proc/allocinfo, proc/net/sockstat, a
- * description of sys/kernel/slab, pagesize (an input with fewer parts
- * leaves the rest out).  The description has one entry per line:
+ * description of sys/kernel/slab, pagesize, proc/uptime (an input with
+ * fewer parts leaves the rest out).  The description has one entry per line:
  *
  *	NAME -> TARGET		a symlink (a merged cache's alias)
  *	NAME/FILE VALUE		a directory holding FILE, "VALUE\n" in it
  *
  * The tree goes through the library (a failed query must leave a list as
- * it was), then through all three tools, text and JSON.
+ * it was), then through all three tools, text, JSON and Prometheus's
+ * format, and as the second look of a --replay after a good tree.
  */
 #include <sys/stat.h>
 
@@ -30,11 +31,11 @@ int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *files[] = {
 	"proc/slabinfo", "proc/allocinfo", "proc/net/sockstat",
-	NULL /* sys/kernel/slab */, "pagesize",
+	NULL /* sys/kernel/slab */, "pagesize", "proc/uptime",
 };
 #define NFILES	(sizeof(files) / sizeof(files[0]))
 
-static char *good_root;
+static char *good_root, *timed_root;
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -42,6 +43,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	if (asprintf(&good_root, "%s/fixtures/linux/captures/synthetic",
+	    fuzz_repo()) == -1 ||
+	    asprintf(&timed_root, "%s/fixtures/linux/captures/rates-6.18/1",
 	    fuzz_repo()) == -1)
 		abort();
 	fuzz_tool_init();
@@ -135,5 +138,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_tool_run_on(FUZZ_VMSTAT_M, dir, "--libxo", "json", NULL);
 	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, dir, NULL);
 	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, dir, "--libxo", "json", NULL);
+	fuzz_tool_run_on(FUZZ_VMSTAT_Z, dir, "--prometheus", "-", NULL);
+	fuzz_tool_run_on(FUZZ_VMSTAT_M, dir, "--prometheus", "-", NULL);
+	fuzz_tool_run_on(FUZZ_NETSTAT_MBUF, dir, "--prometheus", "-", NULL);
+	{
+		char *argv[] = { (char *)fuzz_tool_name(FUZZ_VMSTAT_Z),
+		    "--replay", timed_root, (char *)dir, NULL };
+
+		fuzz_tool_run_looks(FUZZ_VMSTAT_Z, 4, argv);
+	}
 	return (0);
 }

@@ -28,6 +28,12 @@ void	fuzz_tool_init(void);
  */
 int	fuzz_tool_run(enum fuzz_tool tool, int argc, char **argv);
 
+/*
+ * A run of several looks (-w, --replay): one that fails may have written
+ * the looks before the failure.
+ */
+int	fuzz_tool_run_looks(enum fuzz_tool tool, int argc, char **argv);
+
 /* A run over "-M path" with extra options, as a NULL-terminated list. */
 int	fuzz_tool_run_on(enum fuzz_tool tool, const char *path, ...);
 

@@ -223,7 +223,8 @@ tool_prom_write(struct tool_prom *p, const char *path)
 		err(1, "Prometheus");
 	p->f = NULL;
 	if (strcmp(path, "-") == 0) {
-		if (!write_all(STDOUT_FILENO, p->buf, p->len))
+		if (fwrite(p->buf, 1, p->len, stdout) != p->len ||
+		    fflush(stdout) != 0)
 			err(1, "stdout");
 		free(p->buf);
 		return;
