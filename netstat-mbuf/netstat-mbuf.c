@@ -32,19 +32,6 @@ static const struct tool_help help = {
 	"  --help, --version\n",
 };
 
-/* With looks to come, a JSON document says when it was taken. */
-static void
-stamp(const struct tool_watch *w, struct tool_out *out)
-{
-	if (out->json == NULL || !tool_watch_repeats(w))
-		return;
-	if (w->opts->nreplay > 0)
-		tool_json_set(out->json, "uptime", tool_json_new_double(w->t));
-	else
-		tool_json_set(out->json, "time", tool_json_new_double(
-		    (double)w->wall.tv_sec + (double)w->wall.tv_nsec / 1e9));
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -82,7 +69,7 @@ main(int argc, char *argv[])
 			mbuf_prom(&p, now);
 			tool_prom_write(&p, opts.prometheus);
 		} else if (w.n == 1) {
-			stamp(&w, &report);
+			tool_watch_stamp(&w, report.json);
 			tool_out_finish(&report);
 		} else {
 			tool_out_discard(&report);
@@ -90,7 +77,7 @@ main(int argc, char *argv[])
 				putchar('\n');
 			tool_out_init(&changes, opts.style);
 			mbuf_changes(&changes, was, now, w.dt);
-			stamp(&w, &changes);
+			tool_watch_stamp(&w, changes.json);
 			tool_out_finish(&changes);
 		}
 		if (was != NULL)

@@ -20,19 +20,6 @@ prometheus(const struct tool_list_report *r, const struct tool_rows *rows,
 	tool_prom_write(&p, path);
 }
 
-/* With looks to come, a JSON document says when it was taken. */
-static void
-stamp(const struct tool_watch *w, struct tool_out *out)
-{
-	if (out->json == NULL || !tool_watch_repeats(w))
-		return;
-	if (w->opts->nreplay > 0)
-		tool_json_set(out->json, "uptime", tool_json_new_double(w->t));
-	else
-		tool_json_set(out->json, "time", tool_json_new_double(
-		    (double)w->wall.tv_sec + (double)w->wall.tv_nsec / 1e9));
-}
-
 int
 tool_list_report_run(const struct tool_list_report *r,
     const struct tool_options *opts)
@@ -64,7 +51,7 @@ tool_list_report_run(const struct tool_list_report *r,
 				tool_interval_write(&out, r->interval, &rows,
 				    w.dt);
 			}
-			stamp(&w, &out);
+			tool_watch_stamp(&w, out.json);
 			tool_out_finish(&out);
 		}
 		tool_rows_free(&rows);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_output.h"
 #include "tool_watch.h"
 
 static volatile sig_atomic_t interrupted;
@@ -95,6 +96,18 @@ bool
 tool_watch_repeats(const struct tool_watch *w)
 {
 	return (w->opts->wait > 0 || w->opts->nreplay > 0);
+}
+
+void
+tool_watch_stamp(const struct tool_watch *w, struct json_object *obj)
+{
+	if (obj == NULL || !tool_watch_repeats(w))
+		return;
+	if (w->opts->nreplay > 0)
+		tool_json_set(obj, "uptime", tool_json_new_double(w->t));
+	else
+		tool_json_set(obj, "time", tool_json_new_double(
+		    seconds_of(&w->wall)));
 }
 
 /* -w: sleep until the next look is due, unless a signal comes first. */

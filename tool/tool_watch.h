@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "tool_options.h"
 #include "tool_source.h"
 
@@ -36,6 +38,11 @@ void	tool_watch_open(struct tool_watch *w, const struct tool_options *opts);
 bool	tool_watch_next(struct tool_watch *w);
 /* Whether the run takes more than one look. */
 bool	tool_watch_repeats(const struct tool_watch *w);
+/*
+ * With looks to come, a JSON document says when its look was taken: obj
+ * gets "time" (Unix seconds) or, replaying, "uptime" (the tree's).
+ */
+void	tool_watch_stamp(const struct tool_watch *w, struct json_object *obj);
 void	tool_watch_close(struct tool_watch *w);
 
 #endif /* !TOOL_WATCH_H */

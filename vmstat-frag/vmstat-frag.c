@@ -78,12 +78,7 @@ report(const struct memstat_frag *frag, const struct frag_view *v,
 	else {
 		top = tool_json_set(out.json, "vmstat-frag",
 		    tool_json_new(json_type_object));
-		if (tool_watch_repeats(w) && w->opts->nreplay > 0)
-			tool_json_set(top, "uptime",
-			    tool_json_new_double(w->t));
-		else if (tool_watch_repeats(w))
-			tool_json_set(top, "time", tool_json_new_double(
-			    (double)w->wall.tv_sec + w->wall.tv_nsec / 1e9));
+		tool_watch_stamp(w, top);
 		tool_json_set(top, "index", json_object_new_string(
 		    frag_index_name(v->index)));
 		tool_json_set(top, "zones", frag_report_json(frag, v));
