@@ -66,13 +66,15 @@ TOOL_MAIN_OBJS = $(patsubst %.c,%.o,$(foreach t,$(TOOL_NAMES),\
 
 STREAMTEXT = fixtures/tools/streamtext
 KMEMTEXT   = fixtures/tools/kmemtext
+KVCORE     = fixtures/tools/kvcore
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
 CUTRACE	   = tests/cutrace
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_kvm tests/test_probe \
-	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag
+	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag \
+	     tests/test_kvm_live
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore
@@ -137,6 +139,10 @@ $(KMEMTEXT): fixtures/tools/kmemtext.c kmemtrace/page_check.c \
 		kmemtrace/page_check.h | deps
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Ikmemtrace -o $@ $< \
 	    kmemtrace/page_check.c $(LDFLAGS) $(BSD_LIBS) $(TRACE_LIBS)
+
+# Reaches into the library's core-image internals, as the fuzz targets do.
+$(KVCORE): fixtures/tools/kvcore.c $(LIB)
+	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 tests/kmemload: tests/kmemload.c | deps
 	$(CC) $(WARN) $(CFLAGS) -o $@ $< $(LDFLAGS)

@@ -42,6 +42,8 @@ struct memstat_frag {
 void	_memstat_frag_clear(struct memstat_frag *frag);
 /* A new zone at the end (zeroed): NULL when memory runs out. */
 struct frag_zone *_memstat_frag_zone_add(struct memstat_frag *frag);
+/* Forget the last zone added (read again on the live kernel). */
+void	_memstat_frag_zone_drop(struct memstat_frag *frag);
 /* The zone of node and name, or NULL. */
 struct frag_zone *_memstat_frag_zone_find(struct memstat_frag *frag,
 	    int node, const char *name);

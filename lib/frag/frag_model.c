@@ -62,6 +62,14 @@ _memstat_frag_zone_add(struct memstat_frag *frag)
 	return (&frag->zones[frag->nzones++]);
 }
 
+void
+_memstat_frag_zone_drop(struct memstat_frag *frag)
+{
+	if (frag->nzones == 0)
+		return;
+	free(frag->zones[--frag->nzones].types);
+}
+
 struct frag_zone *
 _memstat_frag_zone_find(struct memstat_frag *frag, int node, const char *name)
 {

@@ -200,6 +200,59 @@ zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
 	return (0);
 }
 
+/*
+ * On the live kernel, with the free lists walked: whether each order's
+ * nr_free still is what it was before its lists were.
+ */
+static int
+free_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t zone,
+    const struct frag_zone *z)
+{
+	uint64_t n;
+
+	for (int o = 0; kvm->live && z->ntypes > 0 && o < z->norders; o++) {
+		if (_memstat_kvm_read_u64(kvm, zone + l->zone_free_area.offset +
+		    (uint64_t)o * l->area_size + l->area_nr_free.offset, &n) !=
+		    0)
+			return (-1);
+		if (n != z->blocks[o])
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "zone %s: its free lists moved while they were "
+			    "walked", z->name));
+	}
+	return (0);
+}
+
+/* One zone, read again while the live kernel moves its free lists. */
+static int
+zone_read_held(struct memstat_kvm *kvm, struct memstat_frag *frag,
+    const struct layout *l, int node, uint64_t zone, int flags,
+    char (*names)[MEMSTAT_FRAG_NAMELEN])
+{
+	size_t before = frag->nzones;
+	int tries = 0;
+
+	for (;;) {
+		if (zone_read(kvm, frag, l, node, zone, flags, names) == 0 &&
+		    (frag->nzones == before || free_held(kvm, l, zone,
+		    &frag->zones[frag->nzones - 1]) == 0))
+			return (0);
+		while (frag->nzones > before)
+			_memstat_frag_zone_drop(frag);
+		if (!_memstat_kvm_again(kvm, &tries))
+			break;
+	}
+	if (tries == KVM_LIVE_TRIES) {
+		char why[MEMSTAT_ERRLEN];
+
+		snprintf(why, sizeof(why), "%s", kvm->err.msg);
+		return (_memstat_kvm_fail(kvm, kvm->err.code, "node %d: a zone "
+		    "did not hold still for %d walks in a row (the last: %s)",
+		    node, KVM_LIVE_TRIES, why));
+	}
+	return (-1);
+}
+
 static int
 buddy_walk(struct memstat_kvm *kvm, struct memstat_frag *frag, int flags)
 {
@@ -223,7 +276,7 @@ buddy_walk(struct memstat_kvm *kvm, struct memstat_frag *frag, int flags)
 		    &node_id) != 0)
 			return (-1);
 		for (int zi = 0; zi < l.nzones; zi++)
-			if (zone_read(kvm, frag, &l, (int)node_id, nodes[i] +
+			if (zone_read_held(kvm, frag, &l, (int)node_id, nodes[i] +
 			    l.node_zones.offset + (uint64_t)zi * l.zone_size,
 			    flags, names) != 0)
 				return (-1);

@@ -25,6 +25,15 @@ _memstat_kvm_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 	return (kvm->reader->read(kvm, addr, buf, len));
 }
 
+bool
+_memstat_kvm_again(struct memstat_kvm *kvm, int *tries)
+{
+	if (!kvm->live || (kvm->err.code != MEMSTAT_ERROR_DATAERROR &&
+	    kvm->err.code != MEMSTAT_ERROR_KVM_SHORTREAD))
+		return (false);
+	return (++*tries < KVM_LIVE_TRIES);
+}
+
 int
 _memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name,
     uint64_t *addr)

@@ -50,6 +50,7 @@ struct memstat_kvm {
 	struct kvm_symtab	*syms;		/* NULL: not loaded yet */
 	char			*system;	/* -N, or NULL */
 	struct btf		*btf;		/* NULL: not loaded yet */
+	bool			 live;		/* the running kernel's memory */
 	struct memstat_err	 err;		/* the last failure */
 };
 
@@ -67,6 +68,16 @@ int	_memstat_kvm_read_u32(struct memstat_kvm *kvm, uint64_t addr,
 /* A NUL-terminated string of at most max - 1 bytes into buf. */
 int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
 	    char *buf, size_t max);
+
+/*
+ * The running kernel's memory (/proc/kcore) moves while it is walked: a
+ * list may end elsewhere, a count may change between two reads.  After a
+ * part of a walk failed on bad data or a short read, or found its counts
+ * moved: whether to walk that part again.  True on the live kernel for
+ * fewer than KVM_LIVE_TRIES tries; never for a dump, which does not move.
+ */
+#define KVM_LIVE_TRIES	8
+bool	_memstat_kvm_again(struct memstat_kvm *kvm, int *tries);
 
 /* A SYMBOL(name) line of VMCOREINFO: 0, or -1 (nothing recorded). */
 int	_memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm,

@@ -14,6 +14,7 @@
 #include "kvm/kvm_readers.h"
 
 static const struct kvm_reader *const readers[] = {
+	&_memstat_kvm_elf_reader,
 	&_memstat_kvm_kdump_reader,
 };
 

@@ -6,6 +6,14 @@
  * its partial list (count_partial()).  Per-CPU slabs count as in use,
  * as the kernel's own /proc/slabinfo counts them, so no per-CPU or
  * hardened freelist is read.  Every list walk is bounded.
+ *
+ * On the running kernel (/proc/kcore) the caches move while they are
+ * walked: a cache whose walk fails or whose counts moved meanwhile is
+ * walked again, and slab_caches is walked again from its head when it
+ * changed under the walk, each a few times at most (KVM_LIVE_TRIES), then
+ * the error names what would not hold still.  Each cache's row is
+ * consistent; the rows together are not one instant, as /proc/slabinfo's
+ * are not either.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +31,7 @@ struct layout {
 	struct kvm_member cache_list, cache_name, cache_size, cache_oo,
 	    cache_node, node_nr_partial, node_partial, node_nr_slabs,
 	    node_total_objects, slab_list, slab_inuse, slab_objects,
-	    list_next;
+	    list_next, list_prev;
 };
 
 static int
@@ -47,6 +55,7 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		W("slab", "inuse", slab_inuse),
 		W("slab", "objects", slab_objects),
 		W("list_head", "next", list_next),
+		W("list_head", "prev", list_prev),
 #undef W
 	};
 
@@ -148,32 +157,83 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 	return (0);
 }
 
-/* Every cache of slab_caches, in list order (= /proc/slabinfo's). */
+/*
+ * On the live kernel: whether the cache's nodes still count what its row
+ * says, now that its partial lists have been walked.
+ */
 static int
-slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
+counts_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
+    uint32_t nr_nodes, const struct slab_row *r, const char *name)
 {
-	uint64_t head, e, nr_node_ids = 1;
-	uint32_t nodes32;
-	struct layout l;
+	uint64_t node, slabs, total, sum_slabs = 0, sum_total = 0;
+
+	if (!kvm->live)
+		return (0);
+	for (uint32_t i = 0; i < nr_nodes; i++) {
+		if (_memstat_kvm_read_u64(kvm, cache + l->cache_node.offset +
+		    (uint64_t)i * 8, &node) != 0)
+			return (-1);
+		if (node == 0)
+			continue;
+		if (read_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
+		    read_member(kvm, node, &l->node_total_objects, &total) != 0)
+			return (-1);
+		sum_slabs += slabs;
+		sum_total += total;
+	}
+	if (sum_slabs != r->slabs || sum_total != r->objects)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "cache %s: its counts moved while it was walked", name));
+	return (0);
+}
+
+/* One cache's row, walked again while the live kernel moves it. */
+static int
+cache_row_held(struct memstat_kvm *kvm, const struct layout *l,
+    uint64_t cache, uint32_t nr_nodes, struct slab_row *r, char *name)
+{
+	int tries = 0;
+
+	for (;;) {
+		name[0] = '\0';
+		if (cache_row(kvm, l, cache, nr_nodes, r, name) == 0 &&
+		    counts_held(kvm, l, cache, nr_nodes, r, name) == 0)
+			return (0);
+		if (!_memstat_kvm_again(kvm, &tries))
+			break;
+	}
+	if (tries == KVM_LIVE_TRIES) {
+		char why[MEMSTAT_ERRLEN];
+
+		snprintf(why, sizeof(why), "%s", kvm->err.msg);
+		return (_memstat_kvm_fail(kvm, kvm->err.code, "cache %s%s "
+		    "did not hold still for %d walks in a row (the last: %s)",
+		    name[0] != '\0' ? name : "at ", name[0] != '\0' ? "" :
+		    "its address", KVM_LIVE_TRIES, why));
+	}
+	return (-1);
+}
+
+/*
+ * Every cache of slab_caches, in list order (= /proc/slabinfo's), once:
+ * 0, -1, or LIST_MOVED.  On the live kernel each step checks that the
+ * next entry still points back at this one: else the list changed under
+ * the walk (LIST_MOVED, the error recorded).
+ */
+#define LIST_MOVED	1
+static int
+slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
+    uint64_t head, uint64_t nr_node_ids, struct slabinfo *si)
+{
+	const struct layout l = *lp;
+	uint64_t e, back, here;
 	size_t cap = 0, namelen;
 	struct slab_row *rows;
 	char name[NAME_MAX_LEN], *names = NULL, *p;
 	size_t used = 0, namecap = 0;
+	bool moved = false;
 
 	*si = (struct slabinfo){ 0 };
-	if (layout_load(kvm, &l) != 0 ||
-	    _memstat_kvm_symbol(kvm, "slab_caches", &head) != 0)
-		return (-1);
-	/* Without NUMA the kernel has no nr_node_ids: one node. */
-	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &e) == 0) {
-		if (_memstat_kvm_read_u32(kvm, e, &nodes32) != 0)
-			return (-1);
-		nr_node_ids = nodes32;
-	}
-	if (nr_node_ids == 0 || nr_node_ids > MAX_NODES ||
-	    nr_node_ids * 8 > l.cache_node.size)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "nr_node_ids is %" PRIu64, nr_node_ids));
 	if (read_member(kvm, head, &l.list_next, &e) != 0)
 		return (-1);
 	while (e != head) {
@@ -190,7 +250,7 @@ slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
 				goto nomem;
 			si->rows = rows;
 		}
-		if (cache_row(kvm, &l, e - l.cache_list.offset,
+		if (cache_row_held(kvm, &l, e - l.cache_list.offset,
 		    (uint32_t)nr_node_ids, &si->rows[si->nrows], name) != 0)
 			goto fail;
 		/* Names go in one buffer; rows point into it at the end. */
@@ -204,8 +264,16 @@ slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
 		memcpy(names + used, name, namelen);
 		si->rows[si->nrows++].name = (const char *)(uintptr_t)used;
 		used += namelen;
-		if (read_member(kvm, e, &l.list_next, &e) != 0)
+		here = e;
+		if (read_member(kvm, here, &l.list_next, &e) != 0)
 			goto fail;
+		if (kvm->live && (read_member(kvm, e, &l.list_prev, &back) !=
+		    0 || back != here)) {
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "slab_caches changed under the walk");
+			moved = true;
+			goto fail;
+		}
 	}
 	for (size_t i = 0; i < si->nrows; i++)
 		si->rows[i].name = names + (uintptr_t)si->rows[i].name;
@@ -217,7 +285,40 @@ fail:
 	free(names);
 	free(si->rows);
 	*si = (struct slabinfo){ 0 };
-	return (-1);
+	return (moved ? LIST_MOVED : -1);
+}
+
+static int
+slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
+{
+	uint64_t head, e, nr_node_ids = 1;
+	uint32_t nodes32;
+	struct layout l;
+	int rc, tries = 0;
+
+	*si = (struct slabinfo){ 0 };
+	if (layout_load(kvm, &l) != 0 ||
+	    _memstat_kvm_symbol(kvm, "slab_caches", &head) != 0)
+		return (-1);
+	/* Without NUMA the kernel has no nr_node_ids: one node. */
+	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &e) == 0) {
+		if (_memstat_kvm_read_u32(kvm, e, &nodes32) != 0)
+			return (-1);
+		nr_node_ids = nodes32;
+	}
+	if (nr_node_ids == 0 || nr_node_ids > MAX_NODES ||
+	    nr_node_ids * 8 > l.cache_node.size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "nr_node_ids is %" PRIu64, nr_node_ids));
+	while ((rc = slub_walk_once(kvm, &l, head, nr_node_ids, si)) != 0)
+		if (rc != LIST_MOVED || !_memstat_kvm_again(kvm, &tries)) {
+			if (tries == KVM_LIVE_TRIES)
+				_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+				    "slab_caches changed under %d walks in a "
+				    "row", KVM_LIVE_TRIES);
+			return (-1);
+		}
+	return (0);
 }
 
 /*

@@ -1,0 +1,367 @@
+/*
+ * kvm_reader_elf.c: the memory reader over an ELF core whose segments
+ * carry kernel virtual addresses, drgn's way: a pread(2) per PT_LOAD,
+ * VMCOREINFO from its note.  That is /proc/kcore, the running kernel as
+ * an ELF core, and an ELF vmcore written with virtual addresses (QEMU's
+ * dump-guest-memory with paging); an ELF core of physical addresses only
+ * is left to libkdumpfile, which walks the page tables.  Nothing is
+ * mapped: /proc/kcore is larger than any address space, and a dump cut
+ * under us must give a short read, not a SIGBUS.  Every count read from
+ * the file is bounded before it is used.
+ */
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kvm/kvm_readers.h"
+
+/* Bytes of PT_NOTE read in all: more than any kernel's notes. */
+#define MAX_NOTES	(1u << 20)
+/* procfs's f_type (linux/magic.h). */
+#define PROC_SUPER_MAGIC	0x9fa0
+/* Kernel virtual addresses have the top bit set (x86-64, arm64, ...). */
+#define KERNEL_HALF	(1ULL << 63)
+
+struct segment {
+	uint64_t	 vaddr;
+	uint64_t	 size;		/* p_filesz: what the file holds */
+	uint64_t	 offset;
+};
+
+struct elf_state {
+	int		 fd;
+	struct segment	*segs;		/* by vaddr, none overlapping */
+	size_t		 nsegs;
+	char		*vmcoreinfo;	/* NUL-terminated */
+};
+
+/* All of len bytes at off: 0, or -1 with errno (0: the file ended). */
+static int
+pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n;
+
+	for (size_t done = 0; done < len; done += (size_t)n) {
+		if (off + done > (uint64_t)INT64_MAX) {
+			errno = EOVERFLOW;
+			return (-1);
+		}
+		n = pread(fd, (char *)buf + done, len - done,
+		    (off_t)(off + done));
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0;
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+static int
+by_vaddr(const void *a, const void *b)
+{
+	const struct segment *x = a, *y = b;
+
+	return ((x->vaddr > y->vaddr) - (x->vaddr < y->vaddr));
+}
+
+static void
+state_free(struct elf_state *es)
+{
+	if (es == NULL)
+		return;
+	if (es->fd != -1)
+		close(es->fd);
+	free(es->segs);
+	free(es->vmcoreinfo);
+	free(es);
+}
+
+/*
+ * The VMCOREINFO note among a PT_NOTE's notes (name "VMCOREINFO"): copied
+ * NUL-terminated into es.  Notes that run past the segment end the walk.
+ */
+static int
+find_vmcoreinfo(struct memstat_kvm *kvm, struct elf_state *es,
+    const unsigned char *notes, size_t len)
+{
+	size_t off = 0, namesz, descsz, desc_off;
+	Elf64_Nhdr nh;
+
+	while (es->vmcoreinfo == NULL && len - off >= sizeof(nh)) {
+		memcpy(&nh, notes + off, sizeof(nh));
+		namesz = nh.n_namesz;
+		descsz = nh.n_descsz;
+		off += sizeof(nh);
+		if (namesz > len - off)
+			break;
+		desc_off = off + ((namesz + 3) & ~(size_t)3);
+		if (desc_off > len || descsz > len - desc_off)
+			break;
+		if (namesz == sizeof("VMCOREINFO") &&
+		    memcmp(notes + off, "VMCOREINFO", namesz) == 0) {
+			if ((es->vmcoreinfo = malloc(descsz + 1)) == NULL)
+				return (_memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_NOMEMORY, "%s",
+				    strerror(ENOMEM)));
+			memcpy(es->vmcoreinfo, notes + desc_off, descsz);
+			es->vmcoreinfo[descsz] = '\0';
+		}
+		off = desc_off + ((descsz + 3) & ~(size_t)3);
+		if (off > len)
+			break;
+	}
+	return (0);
+}
+
+/*
+ * The program headers: the PT_LOADs, every one at a kernel virtual
+ * address, sorted, and the VMCOREINFO note.  0; KVM_READER_NOT_MINE (not such a core); or -1.
+ */
+static int
+read_headers(struct memstat_kvm *kvm, struct elf_state *es)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	struct stat st;
+	unsigned char *notes = NULL;
+	size_t notes_len = 0;
+	uint64_t file_size = UINT64_MAX;
+	bool physical = false;
+	int rc = 0;
+
+	if (pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE)
+		return (KVM_READER_NOT_MINE);
+	/* e_phnum is 16 bits: PN_XNUM's extended count is not read. */
+	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 ||
+	    eh.e_phnum == PN_XNUM)
+		return (KVM_READER_NOT_MINE);
+	/* A regular file's segments lie within it; /proc/kcore is no file. */
+	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		file_size = (uint64_t)st.st_size;
+	if ((es->segs = calloc(eh.e_phnum, sizeof(*es->segs))) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	for (size_t i = 0; i < eh.e_phnum && rc == 0; i++) {
+		if (pread_all(es->fd, &ph, sizeof(ph), eh.e_phoff +
+		    i * sizeof(ph)) != 0)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF program header %zu: %s", i, errno ?
+			    strerror(errno) : "past the end of the file"));
+		if (ph.p_type == PT_NOTE && ph.p_filesz > 0 &&
+		    ph.p_filesz <= MAX_NOTES - notes_len) {
+			unsigned char *p = realloc(notes, notes_len +
+			    ph.p_filesz);
+
+			if (p == NULL) {
+				free(notes);
+				return (_memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_NOMEMORY, "%s",
+				    strerror(ENOMEM)));
+			}
+			notes = p;
+			if (pread_all(es->fd, notes + notes_len, ph.p_filesz,
+			    ph.p_offset) != 0) {
+				free(notes);
+				return (_memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_KVM, "ELF note: %s", errno ?
+				    strerror(errno) :
+				    "past the end of the file"));
+			}
+			rc = find_vmcoreinfo(kvm, es, notes + notes_len,
+			    ph.p_filesz);
+			notes_len += ph.p_filesz;
+		}
+		if (ph.p_type != PT_LOAD)
+			continue;
+		/* A segment not in the kernel's half: a physical core. */
+		if ((ph.p_vaddr & KERNEL_HALF) == 0)
+			physical = true;
+		if (physical || ph.p_filesz == 0)
+			continue;
+		if (ph.p_vaddr + ph.p_filesz < ph.p_vaddr ||
+		    ph.p_offset + ph.p_filesz < ph.p_offset ||
+		    ph.p_offset + ph.p_filesz > file_size) {
+			free(notes);
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF segment %zu lies past the end of the file", i));
+		}
+		es->segs[es->nsegs++] = (struct segment){ ph.p_vaddr,
+		    ph.p_filesz, ph.p_offset };
+	}
+	free(notes);
+	if (rc != 0)
+		return (rc);
+	/* Physical addresses, or no VMCOREINFO: libkdumpfile's. */
+	if (physical || es->nsegs == 0 || es->vmcoreinfo == NULL)
+		return (KVM_READER_NOT_MINE);
+	qsort(es->segs, es->nsegs, sizeof(*es->segs), by_vaddr);
+	for (size_t i = 1; i < es->nsegs; i++)
+		if (es->segs[i].vaddr < es->segs[i - 1].vaddr +
+		    es->segs[i - 1].size)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF segments overlap at 0x%" PRIx64,
+			    es->segs[i].vaddr));
+	return (0);
+}
+
+/* The segment holding addr, or NULL. */
+static const struct segment *
+segment_of(const struct elf_state *es, uint64_t addr)
+{
+	size_t lo = 0, hi = es->nsegs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct segment *s = &es->segs[mid];
+
+		if (addr < s->vaddr)
+			hi = mid;
+		else if (addr - s->vaddr >= s->size)
+			lo = mid + 1;
+		else
+			return (s);
+	}
+	return (NULL);
+}
+
+static int
+elf_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+    size_t len)
+{
+	struct elf_state *es = kvm->reader_arg;
+	const struct segment *s;
+	size_t n;
+
+	/* A read may run from one segment into the next. */
+	while (len > 0) {
+		if ((s = segment_of(es, addr)) == NULL)
+			return (_memstat_kvm_fail(kvm,
+			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+			    "bytes at 0x%" PRIx64 ": no segment holds it", len,
+			    addr));
+		n = s->size - (addr - s->vaddr) < len ?
+		    (size_t)(s->size - (addr - s->vaddr)) : len;
+		if (pread_all(es->fd, buf, n, s->offset + (addr - s->vaddr))
+		    != 0)
+			return (_memstat_kvm_fail(kvm,
+			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+			    "bytes at 0x%" PRIx64 ": %s", n, addr, errno ?
+			    strerror(errno) : "past the end of the file"));
+		buf = (char *)buf + n;
+		addr += n;
+		len -= n;
+	}
+	return (0);
+}
+
+/* A VMCOREINFO line "KEY=value": its value, up to the newline, or NULL. */
+static const char *
+vmcoreinfo_value(const char *info, const char *key, size_t *len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = info; *p != '\0'; ) {
+		const char *nl = strchr(p, '\n');
+		size_t llen = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		if (llen > klen && memcmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			*len = llen - klen - 1;
+			return (p + klen + 1);
+		}
+		p += llen + (nl != NULL);
+	}
+	return (NULL);
+}
+
+/* A hexadecimal VMCOREINFO value: 0, or -1 when absent or not a number. */
+static int
+vmcoreinfo_hex(const char *info, const char *key, uint64_t *v)
+{
+	const char *val;
+	char buf[32], *end;
+	size_t len;
+
+	if ((val = vmcoreinfo_value(info, key, &len)) == NULL || len == 0 ||
+	    len >= sizeof(buf))
+		return (-1);
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 16);
+	return (*end != '\0' || errno != 0 ? -1 : 0);
+}
+
+static int
+elf_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
+{
+	struct elf_state *es = kvm->reader_arg;
+	char key[MEMSTAT_ERRLEN];
+
+	if (snprintf(key, sizeof(key), "SYMBOL(%s)", name) >=
+	    (int)sizeof(key))
+		return (-1);
+	return (vmcoreinfo_hex(es->vmcoreinfo, key, addr));
+}
+
+static void
+elf_reader_close(struct memstat_kvm *kvm)
+{
+	state_free(kvm->reader_arg);
+	kvm->reader_arg = NULL;
+}
+
+static int
+elf_reader_open(struct memstat_kvm *kvm, int fd)
+{
+	struct elf_state *es;
+	struct statfs sfs;
+	size_t len;
+	int rc;
+
+	if ((es = calloc(1, sizeof(*es))) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	es->fd = fd;
+	if ((rc = read_headers(kvm, es)) != 0) {
+		/* Not ours: the file goes back to the caller, untouched. */
+		if (rc == KVM_READER_NOT_MINE)
+			es->fd = -1;
+		state_free(es);
+		return (rc);
+	}
+	if (vmcoreinfo_value(es->vmcoreinfo, "OSRELEASE", &len) == NULL) {
+		state_free(es);
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "no OSRELEASE in the core's VMCOREINFO: not a Linux "
+		    "kernel's"));
+	}
+	(void)vmcoreinfo_hex(es->vmcoreinfo, "KERNELOFFSET", &kvm->kaslr);
+	/* /proc/kcore: the running kernel, whose memory moves under us. */
+	kvm->live = fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+	kvm->reader_arg = es;
+	return (0);
+}
+
+const struct kvm_reader _memstat_kvm_elf_reader = {
+	.name = "ELF segments",
+	.open = elf_reader_open,
+	.read = elf_reader_read,
+	.vmcoreinfo_symbol = elf_reader_symbol,
+	.close = elf_reader_close,
+};
