@@ -167,7 +167,7 @@ bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 run: all
 	@vmstat-z/vmstat-z
 
-check: all $(STREAMTEXT) $(KMEMTEXT) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
+check: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
 	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed
 	@sh tests/run-tests
@@ -197,9 +197,11 @@ minbase-check:
 # vmcores from a real kernel booted in QEMU (their ground truth, the
 # guest's slabinfo, comes with them, so their tool outputs are re-blessed);
 # kmemtrace recordings of this kernel and of the guest's (root).
-fixtures: $(STREAMTEXT) $(KMEMTEXT) tests/kmemload all
+fixtures: $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload all
 	@sh fixtures/tools/regen
 	@sh fixtures/vmcore/make-fixtures
+	$(KVCORE) fixtures/vmcore/debian12-6.1/vmcore.elf \
+	    fixtures/vmcore/debian12-6.1/vmcore-kv.elf
 	@sh fixtures/linux/kmemtrace/make-recordings
 	@sh fixtures/linux/frag/make-logs
 	@sh tests/golden/bless vz-elf vz-flat-json vz-la57-a vm-kdump vn-elf \

@@ -8,7 +8,7 @@
 # Every tool of tools.list has a command-line target.
 FUZZ_CMDLINES = $(addprefix cmdline_,$(subst -,_,$(TOOL_NAMES)))
 FUZZ_TARGETS = stream_uma stream_malloc capture_freebsd linux_tree flat \
-	       kallsyms slub buddy recording frag $(FUZZ_CMDLINES)
+	       kallsyms slub buddy recording frag elfcore $(FUZZ_CMDLINES)
 FUZZ_BINS    = $(addprefix fuzz/bin/,$(FUZZ_TARGETS))
 FUZZ_REPLAYS = $(addprefix fuzz/replay/,$(FUZZ_TARGETS))
 
