@@ -89,7 +89,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check bench bench-dump soak minbase-check fixtures fixtures-expect install clean \
+.PHONY: all deps run check bench bench-dump soak kcore-check minbase-check fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -187,6 +187,12 @@ bench-dump: all bench/bench_vmcore
 # its memory and descriptors are sampled: the README's soak table.
 soak: all
 	@sh bench/soak
+
+# The reports on /proc/kcore, in the Debian 12 guest (this machine's
+# kernel has none): boots it in QEMU (it says what it installs and
+# downloads first) and removes everything after; .ci/run runs it.
+kcore-check: all
+	@sh tests/kcore-check
 
 # The README's two commands on a minimal Debian 12 made by debootstrap
 # (root; it says what it downloads first); .ci/run runs it.

@@ -2,7 +2,8 @@
  * kvm_btf.c: struct layouts for a core image, from BTF: the kernel's own
  * blob between __start_BTF and __stop_BTF (CONFIG_DEBUG_INFO_BTF, as
  * Debian builds it), read out of the dump, or a raw BTF file or an ELF
- * with a .BTF section named by -N.  Nothing about a layout is assumed:
+ * with a .BTF section named by -N; for the running kernel whose image
+ * holds none, the types it publishes in /sys/kernel/btf/vmlinux.  Nothing about a layout is assumed:
  * every offset and bitfield the SLUB walk uses is looked up here.
  */
 #include <errno.h>
@@ -41,6 +42,18 @@ system_has_types(const char *path)
 	return (yes);
 }
 
+/* The running kernel's own types, as it publishes them. */
+static int
+btf_of_running_kernel(struct memstat_kvm *kvm)
+{
+	libbpf_print_fn_t old;
+
+	old = libbpf_set_print(NULL);
+	kvm->btf = btf__parse_raw("/sys/kernel/btf/vmlinux");
+	libbpf_set_print(old);
+	return (kvm->btf != NULL ? 0 : -1);
+}
+
 static int
 btf_load(struct memstat_kvm *kvm)
 {
@@ -64,7 +77,7 @@ btf_load(struct memstat_kvm *kvm)
 	}
 	if (_memstat_kvm_symbol(kvm, "__start_BTF", &start) != 0 ||
 	    _memstat_kvm_symbol(kvm, "__stop_BTF", &stop) != 0)
-		return (-1);
+		return (kvm->live && btf_of_running_kernel(kvm) == 0 ? 0 : -1);
 	if (stop <= start || stop - start > MAX_BTF)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "__start_BTF..__stop_BTF is not a BTF blob"));
