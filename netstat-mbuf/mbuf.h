@@ -39,8 +39,8 @@ void	line(const struct lines *out, const char *unit, const char *note,
  * A number, or a name (the cache a merged one's objects are counted in),
  * under key in JSON and numbers, not in text.
  */
-void	number(const struct lines *out, const char *key, intmax_t v);
-void	name(const struct lines *out, const char *key, const char *s);
+void	report_number(const struct lines *out, const char *key, intmax_t v);
+void	report_name(const struct lines *out, const char *key, const char *s);
 /* "used/cached/total note"; in JSON under prefix-current, -cache, -total. */
 void	counts_line(const struct lines *out, const char *prefix,
 	    const char *note, uintmax_t used, uintmax_t cached);

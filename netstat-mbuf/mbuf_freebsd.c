@@ -101,7 +101,7 @@ sendfile_report(const struct lines *out, struct tool_source *src)
 			fprintf(out->text, "%d/%d/%d sfbufs in use "
 			    "(current/peak/max)\n", nsf[0], nsf[1], nsf[2]);
 		for (i = 0; i < 3; i++)
-			number(out, nsf_keys[i], nsf[i]);
+			report_number(out, nsf_keys[i], nsf[i]);
 	}
 
 	rc = tool_source_ints(src, "kern.ipc.sfstat", 8, v, SF_COUNT, &n, &e);
@@ -186,7 +186,7 @@ freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
 	    "jumbo-count", jumbop.count, "jumbo-cache", jumbop.free,
 	    "jumbo-total", jumbop.count + jumbop.free,
 	    "jumbo-max", jumbop.limit);
-	number(&out, "jumbo-page-size", (intmax_t)(jumbop.size / 1024));
+	report_number(&out, "jumbo-page-size", (intmax_t)(jumbop.size / 1024));
 	line(&out, "", "9k jumbo clusters in use (current/cache/total/max)", 4,
 	    "jumbo9-count", jumbo9.count, "jumbo9-cache", jumbo9.free,
 	    "jumbo9-total", jumbo9.count + jumbo9.free,

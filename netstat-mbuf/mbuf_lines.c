@@ -51,7 +51,7 @@ line(const struct lines *out, const char *unit, const char *note, int n, ...)
 }
 
 void
-number(const struct lines *out, const char *key, intmax_t v)
+report_number(const struct lines *out, const char *key, intmax_t v)
 {
 	if (out->json != NULL)
 		tool_json_set(out->json, key, tool_json_new_int(v));
@@ -60,7 +60,7 @@ number(const struct lines *out, const char *key, intmax_t v)
 }
 
 void
-name(const struct lines *out, const char *key, const char *s)
+report_name(const struct lines *out, const char *key, const char *s)
 {
 	if (out->json != NULL)
 		tool_json_set(out->json, key, json_object_new_string(s));

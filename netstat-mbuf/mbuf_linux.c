@@ -143,7 +143,7 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 			    row_is_cache ? "" : memstat_get_name(mtp));
 			snprintf(key, sizeof(key), "%s-shared-in",
 			    skb_caches[i].key);
-			name(&out, key, memstat_get_name(mtp));
+			report_name(&out, key, memstat_get_name(mtp));
 		}
 		counts_line(&out, skb_caches[i].key, note, used, cached);
 	}
