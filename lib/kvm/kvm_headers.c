@@ -80,13 +80,16 @@ check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
 	return (0);
 }
 
-/* The program header table, PN_XNUM's count included, within the file. */
+/*
+ * The program header table, PN_XNUM's count included, and the section
+ * header table, within the file, each entry of its ELF size.
+ */
 static int
 check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
     uint64_t size)
 {
 	bool is64 = h[4] == 2, big = h[5] == 2;
-	uint64_t phoff, shoff, entsize, count, end;
+	uint64_t phoff, shoff, entsize, count, shentsize, shnum, end;
 	unsigned char sh[64];
 
 	if (n < (is64 ? 64 : 52))
@@ -96,6 +99,22 @@ check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
 	shoff = is64 ? get(h + 40, 8, big) : get(h + 32, 4, big);
 	entsize = get(h + (is64 ? 54 : 42), 2, big);
 	count = get(h + (is64 ? 56 : 44), 2, big);
+	shentsize = get(h + (is64 ? 58 : 46), 2, big);
+	shnum = get(h + (is64 ? 60 : 48), 2, big);
+	/*
+	 * libkdumpfile 0.5.1 trusts the table entry sizes: a core whose
+	 * section headers are 0 bytes each crashed it.
+	 */
+	if (entsize != (is64 ? 56 : 32) || count == 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF program headers of %" PRIu64 " bytes, %" PRIu64
+		    " of them: not a core's", entsize, count));
+	if (shnum != 0 && (shentsize != (is64 ? 64 : 40) ||
+	    shnum * shentsize > size || shoff > size - shnum * shentsize))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF section headers (%" PRIu64 " of %" PRIu64 " bytes) "
+		    "do not fit in the file's %" PRIu64 " bytes", shnum,
+		    shentsize, size));
 	if (count == 0xffff) {		/* PN_XNUM: sh_info of section 0 */
 		if (pread(fd, sh, sizeof(sh), (off_t)(shoff & INT64_MAX)) !=
 		    (ssize_t)sizeof(sh) || shoff > size)
