@@ -80,6 +80,85 @@ check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
 	return (0);
 }
 
+/* Program headers a dump may have (QEMU's has one per RAM range). */
+#define MAX_PHDRS	(1u << 16)
+/* Bytes of notes read in all: more than any kernel's. */
+#define MAX_NOTES	(1u << 20)
+
+/* A PT_NOTE's notes, each with a name, each within the segment. */
+static int
+check_notes(struct memstat_kvm *kvm, int fd, bool big, uint64_t off,
+    uint64_t len, uint64_t seg)
+{
+	unsigned char nh[12];
+	uint64_t at = 0, namesz, descsz, step;
+
+	while (len - at >= sizeof(nh)) {
+		if (pread(fd, nh, sizeof(nh), (off_t)(off + at)) !=
+		    (ssize_t)sizeof(nh))
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF note segment %" PRIu64 ": %s", seg,
+			    strerror(errno ? errno : EIO)));
+		namesz = get(nh, 4, big);
+		descsz = get(nh + 4, 4, big);
+		step = sizeof(nh) + ((namesz + 3) & ~3ULL) +
+		    ((descsz + 3) & ~3ULL);
+		if (namesz == 0 || step > len - at)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF note segment %" PRIu64 " holds a note %s",
+			    seg, namesz == 0 ? "without a name" :
+			    "running past its end"));
+		at += step;
+	}
+	return (0);
+}
+
+/*
+ * Each PT_NOTE within the file and its notes well formed, and some memory
+ * (a PT_LOAD cut short is a dump cut short: what it holds is read):
+ * libkdumpfile 0.5.1 crashed on a core whose notes were zeros and whose
+ * one PT_LOAD was empty.
+ */
+static int
+check_segments(struct memstat_kvm *kvm, int fd, bool is64, bool big,
+    uint64_t phoff, uint64_t count, uint64_t size)
+{
+	unsigned char ph[56];
+	uint64_t type, off, len, notes = 0, memory = 0;
+	size_t entsize = is64 ? 56 : 32;
+
+	for (uint64_t i = 0; i < count; i++) {
+		if (pread(fd, ph, entsize, (off_t)(phoff + i * entsize)) !=
+		    (ssize_t)entsize)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF program header %" PRIu64 " cut short", i));
+		type = get(ph, 4, big);
+		off = is64 ? get(ph + 8, 8, big) : get(ph + 4, 4, big);
+		len = is64 ? get(ph + 32, 8, big) : get(ph + 16, 4, big);
+		/* A dump cut short keeps its memory up to the cut. */
+		if (type == 1) {		/* PT_LOAD */
+			memory += len != 0;
+			continue;
+		}
+		if (type != 4)			/* PT_NOTE */
+			continue;
+		if (off > size || len > size - off)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF note segment %" PRIu64 " lies past the end of "
+			    "the file", i));
+		if (len > MAX_NOTES - notes)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF notes of more than %u bytes", MAX_NOTES));
+		notes += len;
+		if (check_notes(kvm, fd, big, off, len, i) != 0)
+			return (-1);
+	}
+	if (memory == 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF core without memory: no PT_LOAD holds any"));
+	return (0);
+}
+
 /*
  * The program header table, PN_XNUM's count included, and the section
  * header table, within the file, each entry of its ELF size.
@@ -129,7 +208,11 @@ check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
 		    "ELF program headers (%" PRIu64 " of %" PRIu64 " bytes) "
 		    "do not fit in the file's %" PRIu64 " bytes", count,
 		    entsize, size));
-	return (0);
+	if (count > MAX_PHDRS)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "%" PRIu64 " ELF program headers: more than any dump has",
+		    count));
+	return (check_segments(kvm, fd, is64, big, phoff, count, size));
 }
 
 int
