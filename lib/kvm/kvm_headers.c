@@ -181,13 +181,18 @@ check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
 	shentsize = get(h + (is64 ? 58 : 46), 2, big);
 	shnum = get(h + (is64 ? 60 : 48), 2, big);
 	/*
-	 * libkdumpfile 0.5.1 trusts the table entry sizes: a core whose
-	 * section headers are 0 bytes each crashed it.
+	 * libkdumpfile 0.5.1 trusts the table entry sizes and offsets: a
+	 * core whose section headers are 0 bytes each crashed it, and so did
+	 * one whose section 0 (where a count too large for the header goes)
+	 * lay past the end of the file.
 	 */
 	if (entsize != (is64 ? 56 : 32) || count == 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "ELF program headers of %" PRIu64 " bytes, %" PRIu64
 		    " of them: not a core's", entsize, count));
+	/* No count but an offset: the count is in section 0 (ELF's rule). */
+	if (shnum == 0 && shoff != 0)
+		shnum = 1;
 	if (shnum != 0 && (shentsize != (is64 ? 64 : 40) ||
 	    shnum * shentsize > size || shoff > size - shnum * shentsize))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
