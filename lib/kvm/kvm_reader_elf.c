@@ -126,8 +126,35 @@ find_vmcoreinfo(struct memstat_kvm *kvm, struct elf_state *es,
 }
 
 /*
+ * One PT_NOTE's notes, read and searched for VMCOREINFO; *budget bounds
+ * the bytes of notes read in all.
+ */
+static int
+note_segment(struct memstat_kvm *kvm, struct elf_state *es,
+    const Elf64_Phdr *ph, size_t *budget)
+{
+	unsigned char *notes;
+	int rc;
+
+	if (ph->p_filesz == 0 || ph->p_filesz > *budget)
+		return (0);
+	*budget -= ph->p_filesz;
+	if ((notes = malloc(ph->p_filesz)) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	if (pread_all(es->fd, notes, ph->p_filesz, ph->p_offset) != 0)
+		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "ELF note: %s",
+		    errno ? strerror(errno) : "past the end of the file");
+	else
+		rc = find_vmcoreinfo(kvm, es, notes, ph->p_filesz);
+	free(notes);
+	return (rc);
+}
+
+/*
  * The program headers: the PT_LOADs, every one at a kernel virtual
- * address, sorted, and the VMCOREINFO note.  0; KVM_READER_NOT_MINE (not such a core); or -1.
+ * address, sorted, and the VMCOREINFO note.  0; KVM_READER_NOT_MINE (not
+ * such a core); or -1.
  */
 static int
 read_headers(struct memstat_kvm *kvm, struct elf_state *es)
@@ -135,11 +162,9 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	struct stat st;
-	unsigned char *notes = NULL;
-	size_t notes_len = 0;
+	size_t budget = MAX_NOTES;
 	uint64_t file_size = UINT64_MAX;
 	bool physical = false;
-	int rc = 0;
 
 	if (pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -156,36 +181,15 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	if ((es->segs = calloc(eh.e_phnum, sizeof(*es->segs))) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
-	for (size_t i = 0; i < eh.e_phnum && rc == 0; i++) {
+	for (size_t i = 0; i < eh.e_phnum; i++) {
 		if (pread_all(es->fd, &ph, sizeof(ph), eh.e_phoff +
 		    i * sizeof(ph)) != 0)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF program header %zu: %s", i, errno ?
 			    strerror(errno) : "past the end of the file"));
-		if (ph.p_type == PT_NOTE && ph.p_filesz > 0 &&
-		    ph.p_filesz <= MAX_NOTES - notes_len) {
-			unsigned char *p = realloc(notes, notes_len +
-			    ph.p_filesz);
-
-			if (p == NULL) {
-				free(notes);
-				return (_memstat_kvm_fail(kvm,
-				    MEMSTAT_ERROR_NOMEMORY, "%s",
-				    strerror(ENOMEM)));
-			}
-			notes = p;
-			if (pread_all(es->fd, notes + notes_len, ph.p_filesz,
-			    ph.p_offset) != 0) {
-				free(notes);
-				return (_memstat_kvm_fail(kvm,
-				    MEMSTAT_ERROR_KVM, "ELF note: %s", errno ?
-				    strerror(errno) :
-				    "past the end of the file"));
-			}
-			rc = find_vmcoreinfo(kvm, es, notes + notes_len,
-			    ph.p_filesz);
-			notes_len += ph.p_filesz;
-		}
+		if (ph.p_type == PT_NOTE &&
+		    note_segment(kvm, es, &ph, &budget) != 0)
+			return (-1);
 		if (ph.p_type != PT_LOAD)
 			continue;
 		/* A segment not in the kernel's half: a physical core. */
@@ -195,17 +199,12 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 			continue;
 		if (ph.p_vaddr + ph.p_filesz < ph.p_vaddr ||
 		    ph.p_offset + ph.p_filesz < ph.p_offset ||
-		    ph.p_offset + ph.p_filesz > file_size) {
-			free(notes);
+		    ph.p_offset + ph.p_filesz > file_size)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF segment %zu lies past the end of the file", i));
-		}
 		es->segs[es->nsegs++] = (struct segment){ ph.p_vaddr,
 		    ph.p_filesz, ph.p_offset };
 	}
-	free(notes);
-	if (rc != 0)
-		return (rc);
 	/* Physical addresses, or no VMCOREINFO: libkdumpfile's. */
 	if (physical || es->nsegs == 0 || es->vmcoreinfo == NULL)
 		return (KVM_READER_NOT_MINE);
