@@ -163,6 +163,8 @@ void		 memstat_set_caller_uint64(struct memory_type *mtp,
 		    int index, uint64_t value);
 uint64_t	 memstat_get_zonefree(const struct memory_type *mtp);
 uint64_t	 memstat_get_kegfree(const struct memory_type *mtp);
+/* Linux: the slabs a cache holds (num_slabs); FreeBSD data has none. */
+uint64_t	 memstat_get_slabs(const struct memory_type *mtp);
 uint64_t	 memstat_get_percpu_memalloced(const struct memory_type *mtp,
 		    int cpu);
 uint64_t	 memstat_get_percpu_memfreed(const struct memory_type *mtp,
@@ -187,8 +189,8 @@ uint64_t	 memstat_get_percpu_free(const struct memory_type *mtp,
 /*
  * What the source does not keep.  The accessors of these read 0, which
  * would be a lie: Linux keeps no limits, no failure, sleep or cross-domain
- * counts, and request counts only with CONFIG_SLUB_STATS.  FreeBSD data
- * has none unknown.
+ * counts, and request counts only with CONFIG_SLUB_STATS; only its slab
+ * caches count slabs.  FreeBSD data has none unknown but the slab count.
  */
 #define MEMSTAT_UNKNOWN_LIMIT		0x0001	/* countlimit, byteslimit */
 #define MEMSTAT_UNKNOWN_NUMALLOCS	0x0002
@@ -197,6 +199,7 @@ uint64_t	 memstat_get_percpu_free(const struct memory_type *mtp,
 #define MEMSTAT_UNKNOWN_SLEEPS		0x0010
 #define MEMSTAT_UNKNOWN_XDOMAIN		0x0020
 #define MEMSTAT_UNKNOWN_MEMALLOCED	0x0040	/* memalloced, memfreed */
+#define MEMSTAT_UNKNOWN_SLABS		0x0080
 uint32_t	 memstat_get_unknown(const struct memory_type *mtp);
 
 /*

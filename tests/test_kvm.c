@@ -17,7 +17,7 @@
 
 struct row {
 	char		name[128];
-	unsigned long	active, total, size;
+	unsigned long	active, total, size, slabs;
 };
 
 static size_t
@@ -29,8 +29,10 @@ guest_rows(struct row *rows, size_t max)
 
 	assert_non_null(f = fopen(DIR6 "slabinfo.guest", "r"));
 	while (fgets(line, sizeof(line), f) != NULL && n < max)
-		if (sscanf(line, "%127s %lu %lu %lu", rows[n].name,
-		    &rows[n].active, &rows[n].total, &rows[n].size) == 4)
+		if (sscanf(line, "%127s %lu %lu %lu %*u %*u : tunables %*u "
+		    "%*u %*u : slabdata %*u %lu", rows[n].name,
+		    &rows[n].active, &rows[n].total, &rows[n].size,
+		    &rows[n].slabs) == 5)
 			n++;
 	fclose(f);
 	return (n);
@@ -51,7 +53,9 @@ assert_matches_guest(struct memory_type_list *list)
 		assert_int_equal(memstat_get_count(m) + memstat_get_free(m),
 		    rows[i].total);
 		assert_int_equal(memstat_get_size(m), rows[i].size);
+		assert_int_equal(memstat_get_slabs(m), rows[i].slabs);
 		assert_true(memstat_get_unknown(m) & MEMSTAT_UNKNOWN_NUMALLOCS);
+		assert_false(memstat_get_unknown(m) & MEMSTAT_UNKNOWN_SLABS);
 	}
 	assert_null(m);
 }

@@ -105,10 +105,12 @@ test_rows(void **state)
 	assert_int_equal(memstat_get_rsize(m), 1184);
 	assert_int_equal(memstat_get_bytes(m), 120 * 1184);
 	assert_int_equal(memstat_get_kegfree(m), 0);
+	assert_int_equal(memstat_get_slabs(m), 5);
 	m = memstat_mtl_find(list, ALLOCATOR_UMA, "kmalloc-64");
 	assert_non_null(m);
 	assert_int_equal(memstat_get_count(m), 2902);
 	assert_int_equal(memstat_get_free(m), 3136 - 2902);
+	assert_int_equal(memstat_get_slabs(m), 49);
 	memstat_mtl_free(list);
 }
 
@@ -291,7 +293,8 @@ test_allocinfo(void **state)
 	assert_int_equal(memstat_get_bytes(m), 14680064);
 	assert_int_equal(memstat_get_sizemask(m), 0);
 	assert_int_equal(memstat_get_unknown(m), linux_unknown |
-	    MEMSTAT_UNKNOWN_NUMALLOCS | MEMSTAT_UNKNOWN_NUMFREES);
+	    MEMSTAT_UNKNOWN_NUMALLOCS | MEMSTAT_UNKNOWN_NUMFREES |
+	    MEMSTAT_UNKNOWN_SLABS);
 	m = memstat_mtl_find(list, ALLOCATOR_MALLOC,
 	    "fs/xfs/xfs_mount.c:87 [xfs] func:xfs_uuid_mount");
 	assert_non_null(m);

@@ -40,6 +40,13 @@ test_keg_free_not_added_for_secondary(void **state)
 	assert_int_equal(memstat_get_kegfree(secondary), 0);
 	assert_int_equal(memstat_get_zonefree(secondary), 7);
 	assert_int_equal(memstat_get_free(secondary), 1 + 2 + 7);
+	/* FreeBSD keeps everything but a slab count, new or refreshed. */
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(memstat_get_unknown(primary),
+		    MEMSTAT_UNKNOWN_SLABS);
+		assert_int_equal(memstat_get_slabs(primary), 0);
+		assert_int_equal(memstat_stream_uma(mtlp, sb.data, sb.len), 0);
+	}
 	sb_free(&sb);
 	memstat_mtl_free(mtlp);
 }

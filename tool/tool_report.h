@@ -24,6 +24,9 @@ struct tool_list_report {
 	bool		(*shown)(const struct memory_type *mtp); /* or NULL */
 	const char	*prom_prefix;	/* "memstat_zone" */
 	const char	*prom_label;	/* "zone" */
+	/* Metrics Prometheus has beyond the table's columns (or NULL). */
+	const struct tool_column *prom_more;
+	size_t		 nprom_more;
 	/* Fill list from src (again: a refresh), or exit 1 with one line. */
 	void		(*query)(struct tool_source *src,
 			    struct memory_type_list *list, void *arg);

@@ -232,7 +232,7 @@ main(int argc, char *argv[])
 	struct tool_options opts = { 0 };
 	struct types t = { .sizes = { .n = 0 } };
 	struct tool_list_report r = { &table, &interval, sort_keys, shown,
-	    "memstat_malloc", "type", query, &t };
+	    "memstat_malloc", "type", NULL, 0, query, &t };
 	int ch;
 
 	argc = tool_parse_libxo(argc, argv, &opts.style);

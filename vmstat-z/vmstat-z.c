@@ -66,6 +66,13 @@ static const struct tool_column columns[] = {
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 
+/* Not in FreeBSD's table, whose format is kept byte for byte. */
+static const struct tool_column prom_more[] = {
+	{ .kind = COLUMN_COUNT, .key = "slabs", .value = memstat_get_slabs,
+	  .unknown = MEMSTAT_UNKNOWN_SLABS,
+	  .metric = "slabs", .help = "Slabs the cache holds" },
+};
+
 static const struct tool_help help = {
 	"vmstat-z [--libxo json[,pretty]] [-aht] [-n name] [-s key]\n"
 	"                [-w wait [-c count]] [--prometheus file]\n"
@@ -106,6 +113,8 @@ static const struct tool_stat stats[] = {
 	{ .key = "used", .heading = "USED", .value = memstat_get_count,
 	  .rate = true },
 	{ .key = "free", .heading = "FREE", .value = memstat_get_free },
+	{ .key = "slabs", .heading = "SLABS", .value = memstat_get_slabs,
+	  .unknown = MEMSTAT_UNKNOWN_SLABS, .rate = true },
 	{ .key = "requests", .heading = "REQ", .value = memstat_get_numallocs,
 	  .unknown = MEMSTAT_UNKNOWN_NUMALLOCS, .counter = true },
 	{ .key = "fail", .heading = "FAIL", .value = memstat_get_failures,
@@ -163,7 +172,8 @@ main(int argc, char *argv[])
 	struct zones z = { .table = { columns, NCOLUMNS - 1,
 	    "memory-zone-statistics", "zone" } };
 	struct tool_list_report r = { &z.table, &interval, sort_keys, NULL,
-	    "memstat_zone", "zone", query, &z };
+	    "memstat_zone", "zone", prom_more,
+	    sizeof(prom_more) / sizeof(prom_more[0]), query, &z };
 	int ch;
 
 	argc = tool_parse_libxo(argc, argv, &opts.style);

@@ -158,6 +158,7 @@ slab_fill(struct memory_type *mtp, const struct slab_row *r)
 	mtp->mt_free = r->objects - r->active;
 	mtp->mt_zonefree = mtp->mt_free;
 	mtp->mt_bytes = r->active * r->objsize;
+	mtp->mt_slabs = r->slabs;
 	mtp->mt_unknown = SLAB_UNKNOWN;
 	if (r->has_stats) {
 		mtp->mt_numallocs = r->allocs;

@@ -45,6 +45,7 @@ GETTER(sleeps)
 GETTER(xdomain)
 GETTER(zonefree)
 GETTER(kegfree)
+GETTER(slabs)
 
 uint32_t
 memstat_get_unknown(const struct memory_type *mtp)

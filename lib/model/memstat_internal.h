@@ -73,6 +73,7 @@ struct memory_type {
 	uint64_t	 mt_xdomain;
 	uint64_t	 mt_zonefree;
 	uint64_t	 mt_kegfree;
+	uint64_t	 mt_slabs;
 	uint32_t	 mt_unknown;	/* MEMSTAT_UNKNOWN_* */
 
 	/* Other names of the same cache (Linux merged slab caches). */

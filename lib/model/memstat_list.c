@@ -268,7 +268,7 @@ mt_reset_stats(struct memory_type *mtp)
 	mtp->mt_xdomain = 0;
 	mtp->mt_zonefree = 0;
 	mtp->mt_kegfree = 0;
-	mtp->mt_unknown = 0;
+	mtp->mt_slabs = 0;
 	free(mtp->mt_aliases);
 	mtp->mt_aliases = NULL;
 	mtp->mt_naliases = 0;
@@ -480,6 +480,8 @@ _memstat_mtl_lookup_name(struct memory_type_list *list, int allocator,
 	/* A new entry is zeroed: resetting it too cost a tenth of a decode. */
 	if (!created)
 		mt_reset_stats(mtp);
+	/* Only Linux's slab caches count slabs: a source that does says so. */
+	mtp->mt_unknown = MEMSTAT_UNKNOWN_SLABS;
 	if (mt_size_percpu(list, mtp, ncpus) != 0)
 		return (NULL);
 	return (mtp);

@@ -52,7 +52,8 @@ walk(struct memory_type_list *list)
 		    memstat_get_count(mtp) + memstat_get_free(mtp) +
 		    memstat_get_failures(mtp) + memstat_get_sleeps(mtp) +
 		    memstat_get_xdomain(mtp) + memstat_get_zonefree(mtp) +
-		    memstat_get_kegfree(mtp) + memstat_get_unknown(mtp) +
+		    memstat_get_kegfree(mtp) + memstat_get_slabs(mtp) +
+		    memstat_get_unknown(mtp) +
 		    memstat_get_percpu_memalloced(mtp, 0) +
 		    memstat_get_percpu_memfreed(mtp, 0) +
 		    memstat_get_percpu_numallocs(mtp, 0) +
