@@ -4,7 +4,9 @@
  * vm.phys_free, then vm.phys_frag_idx (a FreeBSD capture, the latter
  * alone in a second one), then a vmstat-frag log.  Each goes through the
  * library (a failed query leaves the model empty) and through vmstat-frag:
- * every view, text, JSON and Prometheus's format, and --plot of the log.
+ * every view, text, JSON and Prometheus's format, and --plot of the log,
+ * whose script gnuplot must run whatever the log holds that the reader
+ * took (a host named "x' ; system('...')" once ended the script's string).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return (0);
 }
 
-static void
+static int
 frag_run(const char *a, const char *b, const char *c, const char *d)
 {
 	char *argv[] = { "vmstat-frag", (char *)a, (char *)b, (char *)c,
@@ -35,7 +37,7 @@ frag_run(const char *a, const char *b, const char *c, const char *d)
 
 	while (argv[argc] != NULL)
 		argc++;
-	fuzz_tool_run(FUZZ_VMSTAT_FRAG, argc, argv);
+	return (fuzz_tool_run(FUZZ_VMSTAT_FRAG, argc, argv));
 }
 
 static void
@@ -89,7 +91,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	frag_run("--prometheus=-", "-t", "-M", tree);
 	frag_run("--prometheus=-", "-t", "-M", capture);
 	frag_run("--prometheus=-", "-M", fmfi, NULL);
-	if (n == 5)
-		frag_run("--plot", svg, log, NULL);
+	if (n == 5 && frag_run("--plot", svg, log, NULL) != 0 &&
+	    strstr(fuzz_tool_last_error(), "gnuplot failed") != NULL) {
+		fprintf(stderr, "fuzz_frag: %s", fuzz_tool_last_error());
+		abort();
+	}
 	return (0);
 }

@@ -31,6 +31,7 @@ void	__lsan_enable(void) __attribute__((weak));
 static jmp_buf	 tool_exit;
 static bool	 open_at_init[MAX_FD];
 static FILE	*run_err;
+static char	 last_error[1024];	/* the last run's stderr, cut */
 
 void
 fuzz_exit(int status)
@@ -163,9 +164,17 @@ run(enum fuzz_tool tool, int argc, char **argv, bool looks)
 		    errtext);
 		abort();
 	}
+	snprintf(last_error, sizeof(last_error), "%.*s", (int)errlen,
+	    errtext);
 	free(out);
 	free(errtext);
 	return (status);
+}
+
+const char *
+fuzz_tool_last_error(void)
+{
+	return (last_error);
 }
 
 int

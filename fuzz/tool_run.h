@@ -34,6 +34,9 @@ int	fuzz_tool_run(enum fuzz_tool tool, int argc, char **argv);
  */
 int	fuzz_tool_run_looks(enum fuzz_tool tool, int argc, char **argv);
 
+/* What the last run wrote on stderr (its first kilobyte). */
+const char *fuzz_tool_last_error(void);
+
 /* A run over "-M path" with extra options, as a NULL-terminated list. */
 int	fuzz_tool_run_on(enum fuzz_tool tool, const char *path, ...);
 

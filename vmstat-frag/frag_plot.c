@@ -2,7 +2,11 @@
  * frag_plot.c: the logs read and checked whole (a log is someone else's
  * file: every row bounded, every field checked), the samples sorted into
  * panels, a gnuplot script and its data in a scratch directory, gnuplot
- * run on them, and the picture renamed into place.
+ * run on them there, and the picture renamed into place.  The script
+ * names its files relative to the scratch directory and quotes every text
+ * it carries: nothing from a log or the environment is ever a command.  A
+ * signal removes the scratch directory and the picture half copied, and
+ * then ends the run as it would have.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -14,6 +18,8 @@
 #include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +219,7 @@ remove_entry(const char *path, const struct stat *st, int type,
 
 static char scratch[PATH_MAX];
 static bool cleanup_set;
+static volatile sig_atomic_t caught;
 
 static void
 remove_scratch(void)
@@ -220,6 +227,75 @@ remove_scratch(void)
 	if (scratch[0] != '\0')
 		nftw(scratch, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 	scratch[0] = '\0';
+}
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+}
+
+/* No SA_RESTART: a signal must cut the wait for gnuplot short. */
+static void
+catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * After a signal: gnuplot (child, if running) stopped, the scratch
+ * directory and the picture half copied (partial, if any) removed, and
+ * the run ended by the signal, as it would have ended uncaught.
+ */
+static void
+die_if_caught(pid_t child, const char *partial)
+{
+	int sig = caught;
+
+	if (sig == 0)
+		return;
+	if (child > 0) {
+		kill(child, SIGTERM);
+		while (waitpid(child, NULL, 0) == -1 && errno == EINTR)
+			;
+	}
+	if (partial != NULL)
+		unlink(partial);
+	remove_scratch();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/*
+ * A gnuplot string of fmt's text: single-quoted, so that nothing in it is
+ * a command; a quote in it doubled (gnuplot's escape) and any byte but
+ * printable ASCII a '?' (a log's host and zone are anyone's bytes, and the
+ * SVG must stay well-formed).
+ */
+static void
+gp_string(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fputc('\'', f);
+	for (const char *s = buf; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s >= 0x20 && *s < 0x7f ? *s : '?', f);
+	}
+	fputc('\'', f);
 }
 
 /*
@@ -269,7 +345,7 @@ static const struct {
 };
 
 static void
-write_script(FILE *f, const struct plot *p, const char *out, const char *tmp,
+write_script(FILE *f, const struct plot *p, const char *out,
     enum frag_index index, bool three_d)
 {
 	int boots = 0, zones = 0, col[MAX_PANELS], rowi[MAX_PANELS];
@@ -303,7 +379,7 @@ write_script(FILE *f, const struct plot *p, const char *out, const char *tmp,
 		fprintf(f, "set terminal svg size %d,%d font 'sans,9' "
 		    "background rgb 'white'\n", 360 + 480 * boots,
 		    80 + 300 * zones);
-	fprintf(f, "set output '%s/picture'\n", tmp);
+	fprintf(f, "set output 'picture'\n");
 	fprintf(f, "set palette defined (0 '#1a9850', 0.5 '#fee08b', "
 	    "1 '#d73027')\nset cbrange [%d:%d]\nset cblabel '%s'\n",
 	    scales[index].lo, scales[index].hi, scales[index].label);
@@ -340,13 +416,15 @@ write_script(FILE *f, const struct plot *p, const char *out, const char *tmp,
 
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC",
 			    gmtime(&bt));
-			fprintf(f, "set title '%s, booted %s: node %d%s%s' "
-			    "noenhanced\n", p->panels[i].host, when,
-			    p->panels[i].node, p->panels[i].zone[0] != '-' ?
-			    ", zone " : "", p->panels[i].zone[0] != '-' ?
+			fprintf(f, "set title ");
+			gp_string(f, "%s, booted %s: node %d%s%s",
+			    p->panels[i].host, when, p->panels[i].node,
+			    p->panels[i].zone[0] != '-' ? ", zone " : "",
+			    p->panels[i].zone[0] != '-' ?
 			    p->panels[i].zone : "");
-			fprintf(f, "splot '%s/panel%d' using 1:2:(max($3)) "
-			    "with pm3d notitle\n", tmp, i);
+			fprintf(f, " noenhanced\n");
+			fprintf(f, "splot 'panel%d' using 1:2:(max($3)) "
+			    "with pm3d notitle\n", i);
 		}
 	fprintf(f, "unset multiplot\n");
 }
@@ -383,12 +461,20 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 		p.unit = hi - lo < 3 * 3600 ? 60 : 3600;
 	}
 
+	/*
+	 * The fuzz targets call this again and again in one process, where
+	 * err(3) does not end it: a call that failed left its directory.
+	 */
+	remove_scratch();
+	catch_signals();
 	snprintf(scratch, sizeof(scratch), "%s/vmstat-frag.XXXXXX",
 	    tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
-	if (mkdtemp(scratch) == NULL)
-		err(1, "%s", scratch);
-	/* Once: a failure exits through err(3), and the fuzz targets call
-	 * this again and again in one process. */
+	if (mkdtemp(scratch) == NULL) {
+		scratch[0] = '\0';
+		err(1, "%s", tmpdir != NULL && *tmpdir != '\0' ? tmpdir :
+		    "/tmp");
+	}
+	/* Once: a failure exits through err(3). */
 	if (!cleanup_set) {
 		atexit(remove_scratch);
 		cleanup_set = true;
@@ -406,20 +492,32 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 		err(1, "%s", path);
 	fprintf(f, "max(x) = x < %d ? %d : x\n", scales[index].lo,
 	    scales[index].lo);
-	write_script(f, &p, out, scratch, index, three_d);
+	write_script(f, &p, out, index, three_d);
 	if (fclose(f) != 0)
 		err(1, "%s", path);
+	die_if_caught(0, NULL);
 
 	if ((pid = fork()) < 0)
 		err(1, "fork");
 	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", path, (char *)NULL);
+		/* exec(2) resets the caught signals to their defaults. */
+		if (chdir(scratch) != 0) {
+			fprintf(stderr, "vmstat-frag: %s: %s\n", scratch,
+			    strerror(errno));
+			_exit(127);
+		}
+		execlp("gnuplot", "gnuplot", "script", (char *)NULL);
 		fprintf(stderr, "vmstat-frag: gnuplot: %s (Debian: apt-get "
 		    "install gnuplot-nox)\n", strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0)
+	while (waitpid(pid, &status, 0) == -1) {
+		if (errno != EINTR)
+			err(1, "gnuplot");
+		die_if_caught(pid, NULL);
+	}
+	die_if_caught(0, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		errx(1, "--plot %s: gnuplot failed", out);
 	/* The picture whole, or none: renamed into place from beside it. */
 	snprintf(path, sizeof(path), "%s/picture", scratch);
@@ -437,6 +535,8 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 			if (fwrite(buf, 1, n, to) != n)
 				break;
+		if (fflush(to) == 0)
+			die_if_caught(0, final);
 		if (ferror(f) || fclose(to) != 0 || rename(final, out) != 0) {
 			unlink(final);
 			err(1, "%s", out);
