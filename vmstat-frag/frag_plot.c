@@ -275,10 +275,11 @@ die_if_caught(pid_t child, const char *partial)
 }
 
 /*
- * A gnuplot string of fmt's text: single-quoted, so that nothing in it is
- * a command; a quote in it doubled (gnuplot's escape) and any byte but
- * printable ASCII a '?' (a log's host and zone are anyone's bytes, and the
- * SVG must stay well-formed).
+ * A gnuplot string of fmt's text: single-quoted, the one quoting in which
+ * gnuplot expands nothing (a double-quoted string runs `command`); a quote
+ * in it and any byte but printable ASCII a '?' (gnuplot 5.4 reads a string
+ * opening with the doubled quote, its escape, as an empty one; a log's host
+ * and zone are anyone's bytes, and the SVG must stay well-formed).
  */
 static void
 gp_string(FILE *f, const char *fmt, ...)
@@ -290,11 +291,8 @@ gp_string(FILE *f, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fputc('\'', f);
-	for (const char *s = buf; *s != '\0'; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s >= 0x20 && *s < 0x7f ? *s : '?', f);
-	}
+	for (const char *s = buf; *s != '\0'; s++)
+		fputc(*s >= 0x20 && *s < 0x7f && *s != '\'' ? *s : '?', f);
 	fputc('\'', f);
 }
 
