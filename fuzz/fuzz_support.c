@@ -43,18 +43,33 @@ remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	return (0);
 }
 
+static char scratch_dir[PATH_MAX];
+
+/* At exit: the directory too, so that a run leaves nothing behind. */
+static void
+remove_scratch_dir(void)
+{
+	nftw(scratch_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	rmdir(scratch_dir);
+}
+
 const char *
 fuzz_scratch(void)
 {
-	static char dir[PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir = scratch_dir;
 
+	/* TMPDIR if set (make check's replays), else memory. */
 	if (dir[0] == '\0') {
-		snprintf(dir, sizeof(dir), "/dev/shm/memstat-fuzz.XXXXXX");
+		snprintf(dir, sizeof(scratch_dir), "%s/memstat-fuzz.XXXXXX",
+		    tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/dev/shm");
 		if (mkdtemp(dir) == NULL) {
-			snprintf(dir, sizeof(dir), "/tmp/memstat-fuzz.XXXXXX");
+			snprintf(dir, sizeof(scratch_dir),
+			    "/tmp/memstat-fuzz.XXXXXX");
 			if (mkdtemp(dir) == NULL)
 				abort();
 		}
+		atexit(remove_scratch_dir);
 	}
 	/* Depth first, not following links: the tree is the input's. */
 	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
