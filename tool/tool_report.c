@@ -17,9 +17,8 @@ prometheus(const struct tool_list_report *r, const struct tool_rows *rows,
 	tool_prom_init(&p);
 	tool_prom_columns(&p, r->prom_prefix, r->prom_label, r->table->cols,
 	    r->table->ncols, rows);
-	if (r->prom_more != NULL)
-		tool_prom_columns(&p, r->prom_prefix, r->prom_label,
-		    r->prom_more, r->nprom_more, rows);
+	tool_prom_columns(&p, r->prom_prefix, r->prom_label, r->prom_more,
+	    r->nprom_more, rows);
 	tool_prom_write(&p, path);
 }
 

@@ -24,7 +24,7 @@ struct tool_list_report {
 	bool		(*shown)(const struct memory_type *mtp); /* or NULL */
 	const char	*prom_prefix;	/* "memstat_zone" */
 	const char	*prom_label;	/* "zone" */
-	/* Metrics Prometheus has beyond the table's columns (or NULL). */
+	/* Metrics Prometheus has beyond the table's columns (or NULL, 0). */
 	const struct tool_column *prom_more;
 	size_t		 nprom_more;
 	/* Fill list from src (again: a refresh), or exit 1 with one line. */

@@ -434,6 +434,7 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 	struct plot p = { 0 };
 	char path[PATH_MAX + 32], final[PATH_MAX + 64];
 	const char *ext = strrchr(out, '.'), *tmpdir = getenv("TMPDIR");
+	const char *base = tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp";
 	pid_t pid;
 	FILE *f;
 	int status;
@@ -465,12 +466,10 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 	 */
 	remove_scratch();
 	catch_signals();
-	snprintf(scratch, sizeof(scratch), "%s/vmstat-frag.XXXXXX",
-	    tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
+	snprintf(scratch, sizeof(scratch), "%s/vmstat-frag.XXXXXX", base);
 	if (mkdtemp(scratch) == NULL) {
 		scratch[0] = '\0';
-		err(1, "%s", tmpdir != NULL && *tmpdir != '\0' ? tmpdir :
-		    "/tmp");
+		err(1, "%s", base);
 	}
 	/* Once: a failure exits through err(3). */
 	if (!cleanup_set) {
@@ -533,8 +532,7 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 			if (fwrite(buf, 1, n, to) != n)
 				break;
-		if (fflush(to) == 0)
-			die_if_caught(0, final);
+		die_if_caught(0, final);
 		if (ferror(f) || fclose(to) != 0 || rename(final, out) != 0) {
 			unlink(final);
 			err(1, "%s", out);
