@@ -176,7 +176,7 @@ _memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 		return (0);
 	}
 	size = btf__resolve_size(kvm->btf, btf_members(owner)[index].type);
-	if (bits % 8 != 0 || size <= 0 || size > 8192)
+	if (bits % 8 != 0 || size <= 0 || size > (1 << 20))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "%s.%s: unusable layout", type, member));
 	m->offset = bits / 8;
@@ -200,4 +200,86 @@ _memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
 		    "no struct %s of a usable size in the kernel's BTF", type));
 	*size = t->size;
 	return (0);
+}
+
+/* Whether t is a pointer to struct target. */
+static bool
+points_to(const struct btf *btf, const struct btf_type *t, const char *target)
+{
+	const struct btf_type *to;
+	const char *name;
+
+	if (t == NULL || !btf_is_ptr(t) ||
+	    (to = resolved(btf, t->type, NULL)) == NULL || !btf_is_struct(to))
+		return (false);
+	name = btf__name_by_offset(btf, to->name_off);
+	return (name != NULL && strcmp(name, target) == 0);
+}
+
+/*
+ * In an array member's element: the element itself a pointer to target
+ * (offset 0), or a struct with such a pointer among its members.
+ */
+static bool
+element_pointer(const struct btf *btf, const struct btf_type *elem,
+    const char *target, uint32_t *offset)
+{
+	const struct btf_member *m;
+
+	if (points_to(btf, elem, target)) {
+		*offset = 0;
+		return (true);
+	}
+	if (!btf_is_struct(elem))
+		return (false);
+	m = btf_members(elem);
+	for (int i = 0; i < btf_vlen(elem); i++, m++)
+		if (btf_member_bitfield_size(elem, (uint32_t)i) == 0 &&
+		    points_to(btf, resolved(btf, m->type, NULL), target)) {
+			*offset = btf_member_bit_offset(elem, (uint32_t)i) / 8;
+			return (true);
+		}
+	return (false);
+}
+
+int
+_memstat_kvm_pointer_array(struct memstat_kvm *kvm, const char *type,
+    const char *target, struct kvm_array *a)
+{
+	const struct btf_member *m;
+	const struct btf_type *t, *mt, *elem;
+	const struct btf_array *arr;
+	uint32_t inner;
+	__s64 esize;
+	int id;
+
+	if (kvm->btf == NULL && btf_load(kvm) != 0)
+		return (-1);
+	id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_STRUCT);
+	if (id < 0 || (t = btf__type_by_id(kvm->btf, (uint32_t)id)) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "no struct %s in the kernel's BTF", type));
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		if ((mt = resolved(kvm->btf, m->type, NULL)) == NULL ||
+		    !btf_is_array(mt))
+			continue;
+		arr = btf_array(mt);
+		elem = resolved(kvm->btf, arr->type, NULL);
+		esize = btf__resolve_size(kvm->btf, arr->type);
+		if (elem == NULL || esize <= 0 || esize > 4096 ||
+		    arr->nelems == 0 || arr->nelems > 65536 ||
+		    !element_pointer(kvm->btf, elem, target, &inner))
+			continue;
+		*a = (struct kvm_array){
+			.offset = btf_member_bit_offset(t, (uint32_t)i) / 8 +
+			    inner,
+			.stride = (uint32_t)esize,
+			.count = arr->nelems,
+		};
+		return (0);
+	}
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+	    "no array of struct %s pointers in the kernel's struct %s",
+	    target, type));
 }

@@ -27,6 +27,19 @@ int	_memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 /* A struct's size, from BTF: 0, or -1 with DATAERROR recorded. */
 int	_memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
 	    uint32_t *size);
+/*
+ * Where a struct keeps one pointer to struct target per index (per node,
+ * per CPU): the pointer of index i is at offset + i * stride.  Found by
+ * type, not by name: kmem_cache's node[] of pointers became, in 7.x,
+ * per_node[] of structs holding the node pointer beside a barn pointer.
+ */
+struct kvm_array {
+	uint32_t	 offset;
+	uint32_t	 stride;
+	uint32_t	 count;
+};
+int	_memstat_kvm_pointer_array(struct memstat_kvm *kvm, const char *type,
+	    const char *target, struct kvm_array *a);
 void	_memstat_kvm_btf_free(struct memstat_kvm *kvm);
 
 #endif /* !KVM_FINDERS_H */

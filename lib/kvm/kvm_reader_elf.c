@@ -24,6 +24,13 @@
 
 /* Bytes of PT_NOTE read in all: more than any kernel's notes. */
 #define MAX_NOTES	(1u << 20)
+/*
+ * Program headers taken: a 4 GiB guest's paging dump has about a million;
+ * the headers must also fit in the file (kvm_headers.c).
+ */
+#define MAX_PHDRS	(1u << 24)
+/* Program headers read at once. */
+#define PHDR_BATCH	512
 /* procfs's f_type (linux/magic.h). */
 #define PROC_SUPER_MAGIC	0x9fa0
 /* Kernel virtual addresses have the top bit set (x86-64, arm64, ...). */
@@ -152,6 +159,49 @@ note_segment(struct memstat_kvm *kvm, struct elf_state *es,
 }
 
 /*
+ * How many program headers: e_phnum, or with PN_XNUM (QEMU's paging dumps
+ * have one per run of mapped pages, 65,000 for 256 MiB) section 0's
+ * sh_info, as the ELF gABI says.  0 when the core gives none we take.
+ */
+static uint64_t
+phdr_count(struct elf_state *es, const Elf64_Ehdr *eh)
+{
+	Elf64_Shdr sh0;
+
+	if (eh->e_phnum != PN_XNUM)
+		return (eh->e_phnum);
+	if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(sh0) ||
+	    pread_all(es->fd, &sh0, sizeof(sh0), eh->e_shoff) != 0 ||
+	    sh0.sh_info > MAX_PHDRS)
+		return (0);
+	return (sh0.sh_info);
+}
+
+/* One program header: a PT_NOTE searched, a PT_LOAD kept. */
+static int
+add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
+    size_t i, uint64_t file_size, size_t *budget, bool *physical)
+{
+	if (ph->p_type == PT_NOTE && note_segment(kvm, es, ph, budget) != 0)
+		return (-1);
+	if (ph->p_type != PT_LOAD)
+		return (0);
+	/* A segment not in the kernel's half: a physical core. */
+	if ((ph->p_vaddr & KERNEL_HALF) == 0)
+		*physical = true;
+	if (*physical || ph->p_filesz == 0)
+		return (0);
+	if (ph->p_vaddr + ph->p_filesz < ph->p_vaddr ||
+	    ph->p_offset + ph->p_filesz < ph->p_offset ||
+	    ph->p_offset + ph->p_filesz > file_size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF segment %zu lies past the end of the file", i));
+	es->segs[es->nsegs++] = (struct segment){ ph->p_vaddr,
+	    ph->p_filesz, ph->p_offset };
+	return (0);
+}
+
+/*
  * The program headers: the PT_LOADs, every one at a kernel virtual
  * address, sorted, and the VMCOREINFO note.  0; KVM_READER_NOT_MINE (not
  * such a core); or -1.
@@ -160,50 +210,38 @@ static int
 read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 {
 	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
+	Elf64_Phdr ph[PHDR_BATCH];
 	struct stat st;
-	size_t budget = MAX_NOTES;
-	uint64_t file_size = UINT64_MAX;
+	size_t budget = MAX_NOTES, batch;
+	uint64_t file_size = UINT64_MAX, count;
 	bool physical = false;
 
 	if (pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE)
-		return (KVM_READER_NOT_MINE);
-	/* e_phnum is 16 bits: PN_XNUM's extended count is not read. */
-	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 ||
-	    eh.e_phnum == PN_XNUM)
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
+	    (count = phdr_count(es, &eh)) == 0)
 		return (KVM_READER_NOT_MINE);
 	/* A regular file's segments lie within it; /proc/kcore is no file. */
 	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		file_size = (uint64_t)st.st_size;
-	if ((es->segs = calloc(eh.e_phnum, sizeof(*es->segs))) == NULL)
+	if ((es->segs = calloc(count, sizeof(*es->segs))) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
-	for (size_t i = 0; i < eh.e_phnum; i++) {
-		if (pread_all(es->fd, &ph, sizeof(ph), eh.e_phoff +
-		    i * sizeof(ph)) != 0)
+	/* Read PHDR_BATCH at a time: one pread each would be 65,000. */
+	for (size_t i = 0; i < count; i += batch) {
+		batch = count - i < PHDR_BATCH ? count - i : PHDR_BATCH;
+		if (pread_all(es->fd, ph, batch * sizeof(*ph), eh.e_phoff +
+		    i * sizeof(*ph)) != 0)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
-			    "ELF program header %zu: %s", i, errno ?
-			    strerror(errno) : "past the end of the file"));
-		if (ph.p_type == PT_NOTE &&
-		    note_segment(kvm, es, &ph, &budget) != 0)
-			return (-1);
-		if (ph.p_type != PT_LOAD)
-			continue;
-		/* A segment not in the kernel's half: a physical core. */
-		if ((ph.p_vaddr & KERNEL_HALF) == 0)
-			physical = true;
-		if (physical || ph.p_filesz == 0)
-			continue;
-		if (ph.p_vaddr + ph.p_filesz < ph.p_vaddr ||
-		    ph.p_offset + ph.p_filesz < ph.p_offset ||
-		    ph.p_offset + ph.p_filesz > file_size)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
-			    "ELF segment %zu lies past the end of the file", i));
-		es->segs[es->nsegs++] = (struct segment){ ph.p_vaddr,
-		    ph.p_filesz, ph.p_offset };
+			    "ELF program headers %zu to %zu: %s", i,
+			    i + batch - 1, errno ? strerror(errno) :
+			    "past the end of the file"));
+		for (size_t j = 0; j < batch; j++)
+			if (add_phdr(kvm, es, &ph[j], i + j, file_size,
+			    &budget, &physical) != 0)
+				return (-1);
 	}
 	/* Physical addresses, or no VMCOREINFO: libkdumpfile's. */
 	if (physical || es->nsegs == 0 || es->vmcoreinfo == NULL)

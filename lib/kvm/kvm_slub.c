@@ -28,8 +28,9 @@
 #define NAME_MAX_LEN	256
 
 struct layout {
+	struct kvm_array cache_node;
 	struct kvm_member cache_list, cache_name, cache_size, cache_oo,
-	    cache_node, node_nr_partial, node_partial, node_nr_slabs,
+	    node_nr_partial, node_partial, node_nr_slabs,
 	    node_total_objects, slab_list, slab_inuse, slab_objects,
 	    list_next, list_prev;
 };
@@ -46,24 +47,33 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		W("kmem_cache", "name", cache_name),
 		W("kmem_cache", "size", cache_size),
 		W("kmem_cache", "oo", cache_oo),
-		W("kmem_cache", "node", cache_node),
 		W("kmem_cache_node", "nr_partial", node_nr_partial),
 		W("kmem_cache_node", "partial", node_partial),
 		W("kmem_cache_node", "nr_slabs", node_nr_slabs),
 		W("kmem_cache_node", "total_objects", node_total_objects),
-		W("slab", "slab_list", slab_list),
-		W("slab", "inuse", slab_inuse),
-		W("slab", "objects", slab_objects),
 		W("list_head", "next", list_next),
 		W("list_head", "prev", list_prev),
 #undef W
 	};
 
+	const char *slab;
+
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
 		    (struct kvm_member *)((char *)l + want[i].off)) != 0)
 			return (-1);
-	return (0);
+	/*
+	 * A slab is a struct slab since 5.17; before, its fields are members
+	 * of struct page.  Whichever has slab_list is the one.
+	 */
+	slab = _memstat_kvm_member(kvm, "slab", "slab_list", &l->slab_list) ==
+	    0 ? "slab" : "page";
+	if (_memstat_kvm_member(kvm, slab, "slab_list", &l->slab_list) != 0 ||
+	    _memstat_kvm_member(kvm, slab, "inuse", &l->slab_inuse) != 0 ||
+	    _memstat_kvm_member(kvm, slab, "objects", &l->slab_objects) != 0)
+		return (-1);
+	return (_memstat_kvm_pointer_array(kvm, "kmem_cache",
+	    "kmem_cache_node", &l->cache_node));
 }
 
 /* A member of the struct at base, as an unsigned number of its size. */
@@ -138,7 +148,7 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 	r->pagesperslab = 1ULL << order;
 	for (i = 0; i < nr_nodes; i++) {
 		if (_memstat_kvm_read_u64(kvm, cache + l->cache_node.offset +
-		    (uint64_t)i * 8, &node) != 0)
+		    (uint64_t)i * l->cache_node.stride, &node) != 0)
 			return (-1);
 		if (node == 0)
 			continue;
@@ -171,7 +181,7 @@ counts_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 		return (0);
 	for (uint32_t i = 0; i < nr_nodes; i++) {
 		if (_memstat_kvm_read_u64(kvm, cache + l->cache_node.offset +
-		    (uint64_t)i * 8, &node) != 0)
+		    (uint64_t)i * l->cache_node.stride, &node) != 0)
 			return (-1);
 		if (node == 0)
 			continue;
@@ -307,7 +317,7 @@ slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
 		nr_node_ids = nodes32;
 	}
 	if (nr_node_ids == 0 || nr_node_ids > MAX_NODES ||
-	    nr_node_ids * 8 > l.cache_node.size)
+	    nr_node_ids > l.cache_node.count)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "nr_node_ids is %" PRIu64, nr_node_ids));
 	while ((rc = slub_walk_once(kvm, &l, head, nr_node_ids, si)) != 0)

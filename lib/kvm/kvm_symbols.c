@@ -122,7 +122,7 @@ static int
 kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 {
 	uint64_t a_names, a_num, a_ttab, a_tidx, a_offs, a_base, stext;
-	uint64_t base, pos, addr_abs, addr_rel;
+	uint64_t base = 0, pos, addr_abs, addr_rel;
 	uint16_t tidx[256];
 	char tokens[65536 + 1], name[MAX_NAME + 1];
 	struct names nm = { 0 };
@@ -132,21 +132,26 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 	unsigned char c, b;
 	uint32_t num, i, len, k;
 	size_t nlen, off, maxtok = 0;
-	bool abs_ok = true, rel_ok = true;
+	bool abs_ok = true, rel_ok = true, slot_relative;
 	int rc = -1;
 
 	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &a_names) != 0 ||
 	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &a_num) != 0 ||
 	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &a_ttab) != 0 ||
 	    vmcoreinfo_symbol(kvm, "kallsyms_token_index", &a_tidx) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &a_offs) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_relative_base", &a_base) != 0)
+	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &a_offs) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
 		    "VMCOREINFO has no kallsyms tables (Linux before 6.0?): "
 		    "name a System.map with -N"));
+	/*
+	 * Since 7.0 there is no kallsyms_relative_base: each offset is
+	 * relative to its own slot in kallsyms_offsets (offset_to_ptr()).
+	 */
+	slot_relative = vmcoreinfo_symbol(kvm, "kallsyms_relative_base",
+	    &a_base) != 0;
 	if (_memstat_kvm_read_u32(kvm, a_num, &num) != 0 ||
 	    _memstat_kvm_read(kvm, a_tidx, tidx, sizeof(tidx)) != 0 ||
-	    _memstat_kvm_read_u64(kvm, a_base, &base) != 0)
+	    (!slot_relative && _memstat_kvm_read_u64(kvm, a_base, &base) != 0))
 		return (-1);
 	if (num == 0 || num > MAX_SYMS)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -206,9 +211,14 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		 * absolute; without it every offset is relative.  Keep both;
 		 * _stext, which VMCOREINFO also gives, decides.
 		 */
-		addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :
-		    base - 1 - (uint64_t)(int64_t)offs[i];
-		addr_rel = base + (uint32_t)offs[i];
+		if (slot_relative) {
+			addr_abs = addr_rel = a_offs + 4 * (uint64_t)i +
+			    (uint64_t)(int64_t)offs[i];
+		} else {
+			addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :
+			    base - 1 - (uint64_t)(int64_t)offs[i];
+			addr_rel = base + (uint32_t)offs[i];
+		}
 		st->syms[st->n].addr = addr_abs;
 		rel[st->n] = addr_rel;
 		if (strcmp(name + 1, "_stext") == 0 &&
