@@ -163,6 +163,10 @@ set_stack_trigger(struct record_tracefs *t, const char *name,
 {
 	char trigger[sizeof(((struct record_filter *)0)->cache) + 32];
 
+	if (t->nstacked == sizeof(t->stacked) / sizeof(t->stacked[0])) {
+		errno = E2BIG;
+		return (-1);
+	}
 	snprintf(trigger, sizeof(trigger), "stacktrace%s%s",
 	    filter != NULL ? " if " : "", filter != NULL ? filter : "");
 	if (tracefs_event_file_write(t->instance, "kmem", name, "trigger",
@@ -191,6 +195,10 @@ enable_events(struct record_tracefs *t, const char *const *names, size_t n,
 		if (filter != NULL && tracefs_event_file_write(t->instance,
 		    "kmem", names[i], "filter", filter) < 0)
 			return (-1);
+		if (t->nevents == sizeof(t->events) / sizeof(t->events[0])) {
+			errno = E2BIG;
+			return (-1);
+		}
 		if (tracefs_event_enable(t->instance, "kmem", names[i]) != 0)
 			return (-1);
 		t->events[t->nevents++] = names[i];

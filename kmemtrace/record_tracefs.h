@@ -16,13 +16,21 @@
 
 #define INSTANCE_PREFIX	"kmemtrace-"
 
+/* The kmem events kmemtrace knows, on any kernel: kmalloc, ... */
+#define RECORD_MAX_EVENTS	12
+
 struct record_tracefs {
 	char			*mounted;	/* where we mounted tracefs */
 	struct tracefs_instance	*instance;	/* ours, or NULL */
 	char			 name[32];
-	const char		*events[12];	/* kmem's: "kmalloc", ... */
+	const char		*events[RECORD_MAX_EVENTS];	/* kmem's */
 	size_t			 nevents;
-	const char		*stacked[4];	/* with a stacktrace trigger */
+	/*
+	 * With a stacktrace trigger: any allocation event, five of them
+	 * until 6.0 (kmalloc, kmem_cache_alloc, their _node twins and
+	 * mm_page_alloc); an array of four overflowed on 5.10.
+	 */
+	const char		*stacked[RECORD_MAX_EVENTS];
 	size_t			 nstacked;
 	const char		*tasks[2];	/* task's: "task_newtask", ... */
 	size_t			 ntasks;

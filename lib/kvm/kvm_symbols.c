@@ -1,9 +1,10 @@
 /*
  * kvm_symbols.c: symbol addresses for a core image.  VMCOREINFO names a
  * few (SYMBOL(x)=...); the rest come from the kernel's own kallsyms
- * tables, which VMCOREINFO points at since Linux 6.0, decoded from the
- * dump, or from a System.map given with -N (link-time addresses, moved by
- * KERNELOFFSET).  No debug package is needed.
+ * tables, which VMCOREINFO points at since Linux 6.0 and which
+ * kvm_kallsyms_find.c finds in the kernel's memory before, decoded from
+ * the dump, or from a System.map given with -N (link-time addresses,
+ * moved by KERNELOFFSET).  No debug package is needed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "kvm/kvm_finders.h"
+#include "kvm/kvm_kallsyms.h"
 
 /* More than any kernel has (~100k with KALLSYMS_ALL); bounds a bad count. */
 #define MAX_SYMS	(1u << 22)
@@ -118,11 +120,32 @@ vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 	return (_memstat_kvm_vmcoreinfo_symbol(kvm, name, addr));
 }
 
+/*
+ * The tables VMCOREINFO names (6.0 and later: kallsyms_relative_base
+ * until 7.0), or else those found in the kernel's memory.
+ */
+static int
+kallsyms_tables(struct memstat_kvm *kvm, struct kallsyms_tables *t)
+{
+	*t = (struct kallsyms_tables){ .long_names = true };
+	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &t->names) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &t->num_syms) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &t->token_table) !=
+	    0 || vmcoreinfo_symbol(kvm, "kallsyms_token_index",
+	    &t->token_index) != 0 ||
+	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &t->offsets) != 0)
+		return (_memstat_kvm_kallsyms_find(kvm, t));
+	if (vmcoreinfo_symbol(kvm, "kallsyms_relative_base",
+	    &t->relative_base) != 0)
+		t->relative_base = 0;
+	return (0);
+}
+
 static int
 kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 {
-	uint64_t a_names, a_num, a_ttab, a_tidx, a_offs, a_base, stext;
-	uint64_t base = 0, pos, addr_abs, addr_rel;
+	struct kallsyms_tables t;
+	uint64_t stext, base = 0, pos, addr_abs, addr_rel;
 	uint16_t tidx[256];
 	char tokens[65536 + 1], name[MAX_NAME + 1];
 	struct names nm = { 0 };
@@ -132,26 +155,15 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 	unsigned char c, b;
 	uint32_t num, i, len, k;
 	size_t nlen, off, maxtok = 0;
-	bool abs_ok = true, rel_ok = true, slot_relative;
+	bool abs_ok = true, rel_ok = true;
 	int rc = -1;
 
-	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &a_names) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &a_num) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &a_ttab) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_token_index", &a_tidx) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &a_offs) != 0)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-		    "VMCOREINFO has no kallsyms tables (Linux before 6.0?): "
-		    "name a System.map with -N"));
-	/*
-	 * Since 7.0 there is no kallsyms_relative_base: each offset is
-	 * relative to its own slot in kallsyms_offsets (offset_to_ptr()).
-	 */
-	slot_relative = vmcoreinfo_symbol(kvm, "kallsyms_relative_base",
-	    &a_base) != 0;
-	if (_memstat_kvm_read_u32(kvm, a_num, &num) != 0 ||
-	    _memstat_kvm_read(kvm, a_tidx, tidx, sizeof(tidx)) != 0 ||
-	    (!slot_relative && _memstat_kvm_read_u64(kvm, a_base, &base) != 0))
+	if (kallsyms_tables(kvm, &t) != 0)
+		return (-1);
+	if (_memstat_kvm_read_u32(kvm, t.num_syms, &num) != 0 ||
+	    _memstat_kvm_read(kvm, t.token_index, tidx, sizeof(tidx)) != 0 ||
+	    (t.relative_base != 0 &&
+	    _memstat_kvm_read_u64(kvm, t.relative_base, &base) != 0))
 		return (-1);
 	if (num == 0 || num > MAX_SYMS)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -164,7 +176,7 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "kallsyms_token_index out of range"));
 	memset(tokens, 0, sizeof(tokens));
-	if (_memstat_kvm_read(kvm, a_ttab, tokens, maxtok + 256) != 0)
+	if (_memstat_kvm_read(kvm, t.token_table, tokens, maxtok + 256) != 0)
 		return (-1);
 	if ((offs = calloc(num, sizeof(*offs))) == NULL ||
 	    (rel = calloc(num, sizeof(*rel))) == NULL ||
@@ -176,15 +188,15 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		    strerror(ENOMEM)));
 	}
 	w->kvm = kvm;
-	if (_memstat_kvm_read(kvm, a_offs, offs, (size_t)num * 4) != 0)
+	if (_memstat_kvm_read(kvm, t.offsets, offs, (size_t)num * 4) != 0)
 		goto out;
 
-	for (i = 0, pos = a_names; i < num; i++) {
+	for (i = 0, pos = t.names; i < num; i++) {
 		if (window_byte(w, pos++, &c) != 0)
 			goto out;
 		len = c;
 		/* Since 6.1 a name of 128 tokens or more takes two bytes. */
-		if (len & 0x80) {
+		if (t.long_names && (len & 0x80)) {
 			if (window_byte(w, pos++, &b) != 0)
 				goto out;
 			len = (len & 0x7f) | (uint32_t)b << 7;
@@ -192,9 +204,9 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		for (k = 0, nlen = 0; k < len; k++) {
 			if (window_byte(w, pos++, &c) != 0)
 				goto out;
-			for (const char *t = tokens + tidx[c]; *t != '\0' &&
-			    nlen < MAX_NAME; t++)
-				name[nlen++] = *t;
+			for (const char *tk = tokens + tidx[c]; *tk != '\0' &&
+			    nlen < MAX_NAME; tk++)
+				name[nlen++] = *tk;
 		}
 		/* name[0] is the nm-style type letter. */
 		if (nlen < 2)
@@ -206,13 +218,15 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		}
 		st->syms[st->n].name = (const char *)(uintptr_t)off;
 		/*
-		 * Two encodings: with KALLSYMS_ABSOLUTE_PERCPU (Debian 6.1) a
-		 * negative offset is relative to the base, a positive one
-		 * absolute; without it every offset is relative.  Keep both;
-		 * _stext, which VMCOREINFO also gives, decides.
+		 * Three encodings.  Since 7.0 each offset is relative to its
+		 * own slot (offset_to_ptr()).  Before, with
+		 * KALLSYMS_ABSOLUTE_PERCPU (Debian 6.1) a negative offset is
+		 * relative to the base and a positive one absolute; without
+		 * it every offset is relative to the base.  Keep both of
+		 * those; _stext, which VMCOREINFO also gives, decides.
 		 */
-		if (slot_relative) {
-			addr_abs = addr_rel = a_offs + 4 * (uint64_t)i +
+		if (t.relative_base == 0) {
+			addr_abs = addr_rel = t.offsets + 4 * (uint64_t)i +
 			    (uint64_t)(int64_t)offs[i];
 		} else {
 			addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :

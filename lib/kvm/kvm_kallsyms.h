@@ -1,0 +1,29 @@
+/*
+ * kvm_kallsyms.h: where a kernel's kallsyms tables are, as VMCOREINFO
+ * names them (6.0 and later) or as kvm_kallsyms_find.c finds them in the
+ * kernel's read-only data by their structure (before 6.0).
+ */
+#ifndef KVM_KALLSYMS_H
+#define KVM_KALLSYMS_H
+
+#include "kvm/kvm_handle.h"
+
+struct kallsyms_tables {
+	uint64_t	 num_syms;	/* a u32 */
+	uint64_t	 names;
+	uint64_t	 token_table;
+	uint64_t	 token_index;	/* 256 u16 */
+	uint64_t	 offsets;	/* num_syms s32 */
+	uint64_t	 relative_base;	/* a u64; 0 since 7.0 (slot-relative) */
+	bool		 long_names;	/* lengths of 128 tokens or more (6.1) */
+};
+
+/*
+ * The tables of a kernel whose VMCOREINFO names none, found between
+ * _stext and init_uts_ns (.data) and verified link by link: 0, or -1 with
+ * KVM_NOSYMBOL recorded.
+ */
+int	_memstat_kvm_kallsyms_find(struct memstat_kvm *kvm,
+	    struct kallsyms_tables *t);
+
+#endif /* !KVM_KALLSYMS_H */
