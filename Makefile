@@ -67,6 +67,7 @@ TOOL_MAIN_OBJS = $(patsubst %.c,%.o,$(foreach t,$(TOOL_NAMES),\
 STREAMTEXT = fixtures/tools/streamtext
 KMEMTEXT   = fixtures/tools/kmemtext
 KVCORE     = fixtures/tools/kvcore
+KALLSYMS   = fixtures/tools/kallsyms
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
@@ -89,7 +90,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check bench bench-dump soak kcore-check minbase-check fixtures fixtures-expect install clean \
+.PHONY: all deps run check bench bench-dump soak kcore-check kernel-matrix minbase-check fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -141,7 +142,7 @@ $(KMEMTEXT): fixtures/tools/kmemtext.c kmemtrace/page_check.c \
 	    kmemtrace/page_check.c $(LDFLAGS) $(BSD_LIBS) $(TRACE_LIBS)
 
 # Reaches into the library's core-image internals, as the fuzz targets do.
-$(KVCORE): fixtures/tools/kvcore.c $(LIB)
+$(KVCORE) $(KALLSYMS): %: %.c $(LIB)
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 tests/kmemload: tests/kmemload.c | deps
@@ -191,8 +192,18 @@ soak: all
 # The reports on /proc/kcore, in the Debian 12 guest (this machine's
 # kernel has none): boots it in QEMU (it says what it installs and
 # downloads first) and removes everything after; .ci/run runs it.
+# Every report on every kernel Debian ships, each booted in QEMU, against
+# the guest's own files; the matrix's fixtures made again; the README's
+# table (bench/out/kernel-matrix.md, bench/to-readme).
+kernel-matrix: all
+	@sh fixtures/tools/kernel-matrix -f
+
+# The oldest and the newest kernel of the matrix (make kernel-matrix runs
+# every one).
+KCORE_SUITES = bullseye sid
 kcore-check: all
-	@sh tests/kcore-check
+	@rc=0; for s in $(KCORE_SUITES); do sh tests/kcore-check -s $$s || rc=1; \
+	done; exit $$rc
 
 # The README's two commands on a minimal Debian 12 made by debootstrap
 # (root; it says what it downloads first); .ci/run runs it.

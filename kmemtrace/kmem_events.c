@@ -31,6 +31,35 @@ enum field_form {
 };
 
 /*
+ * kernel_stack's frames, in each form it has had: "unsigned long
+ * caller[8]" (its frames may run past the 8: the count says how many);
+ * "unsigned long caller; size:0" (32-bit ARM's, a flexible array
+ * declared as a scalar) or "caller[]" of size 0, both frames of the
+ * kernel's long; and a __data_loc array (f->placed), where its place
+ * word says.  f->size is one frame's.
+ */
+static bool
+frames_field(struct tep_event *event, struct tep_format_field *field,
+    struct kmem_field *f)
+{
+	int long_size = tep_get_long_size(event->tep);
+
+	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
+		f->placed = true;
+		f->size = field->elementsize == 4 || field->elementsize == 8 ?
+		    (int)field->elementsize : long_size;
+		return (field->size == 4 && (f->size == 4 || f->size == 8));
+	}
+	if ((field->flags & TEP_FIELD_IS_ARRAY) &&
+	    (field->elementsize == 4 || field->elementsize == 8)) {
+		f->size = field->elementsize;
+		return (true);
+	}
+	f->size = long_size;
+	return (field->size == 0 && (long_size == 4 || long_size == 8));
+}
+
+/*
  * A field of the given form at a place a record can have (the ring
  * buffer's records are smaller than 64 KiB).  required: the event is
  * useless without it.
@@ -69,10 +98,7 @@ find_field(struct tep_event *event, const char *name, bool required,
 		f->size = field->size;
 		break;
 	case FRAMES:
-		ok = ok && (field->flags & TEP_FIELD_IS_ARRAY) &&
-		    !(field->flags & TEP_FIELD_IS_DYNAMIC) &&
-		    (field->elementsize == 4 || field->elementsize == 8);
-		f->size = field->elementsize;
+		ok = ok && frames_field(event, field, f);
 		break;
 	}
 	if (!ok)
@@ -132,10 +158,69 @@ common_field(struct tep_handle *tep, const char *name, struct kmem_field *f,
 	return (0);
 }
 
+/* One event's fields, by its format: 0, or -1 when the format lies. */
+static int
+describe(struct kmem_event_desc *d, const char *name, struct kt_error *e)
+{
+	struct tep_event *event = d->event;
+	enum kmem_kind kind = d->kind;
+	bool slab = kind <= KMEM_CACHE_FREE;
+	bool page = kind == KMEM_PAGE_ALLOC || kind == KMEM_PAGE_FREE;
+	bool alloc = kind == KMEM_KMALLOC || kind == KMEM_CACHE_ALLOC;
+
+	if (slab && (find_field(event, "call_site", true, NUMBER,
+	    &d->call_site, e) != 0 ||
+	    find_field(event, "ptr", true, NUMBER, &d->ptr, e) != 0))
+		return (-1);
+	if (alloc && (find_field(event, "bytes_req", true, NUMBER,
+	    &d->bytes_req, e) != 0 ||
+	    find_field(event, "bytes_alloc", true, NUMBER,
+	    &d->bytes_alloc, e) != 0 ||
+	    find_field(event, "gfp_flags", true, NUMBER,
+	    &d->gfp_flags, e) != 0 ||
+	    find_field(event, "node", false, NUMBER, &d->node, e) != 0))
+		return (-1);
+	if ((kind == KMEM_CACHE_ALLOC || kind == KMEM_CACHE_FREE) &&
+	    find_field(event, "name", false, STRING_PLACE, &d->name, e) != 0)
+		return (-1);
+	if (page && (find_field(event, "pfn", true, NUMBER, &d->pfn, e) != 0 ||
+	    find_field(event, "order", strcmp(name, "mm_page_free_batched") !=
+	    0, NUMBER, &d->order, e) != 0))
+		return (-1);
+	if (kind == KMEM_PAGE_ALLOC &&
+	    (find_field(event, "gfp_flags", true, NUMBER, &d->gfp_flags,
+	    e) != 0 ||
+	    find_field(event, "migratetype", true, NUMBER, &d->migratetype,
+	    e) != 0))
+		return (-1);
+	if (stack_and_task_fields(d, e) != 0)
+		return (-1);
+	/*
+	 * One check per record: where its last field ends (a stack: where
+	 * its frames, or the word that places them, begin; they are
+	 * counted apart).
+	 */
+	const struct kmem_field *all[] = { &d->call_site, &d->ptr,
+	    &d->bytes_req, &d->bytes_alloc, &d->gfp_flags, &d->node, &d->name,
+	    &d->pfn, &d->order, &d->migratetype, &d->nframes, &d->task_pid,
+	    &d->comm };
+	for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
+		if (all[k]->size != 0 && (size_t)(all[k]->offset +
+		    all[k]->size) > d->min_size)
+			d->min_size = (size_t)(all[k]->offset + all[k]->size);
+	if ((size_t)d->frames.offset + (d->frames.placed ? 4 : 0) >
+	    d->min_size)
+		d->min_size = (size_t)d->frames.offset +
+		    (d->frames.placed ? 4 : 0);
+	return (0);
+}
+
 int
 kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
     struct kt_error *e)
 {
+	struct kt_error why;
+
 	memset(ev, 0, sizeof(*ev));
 	ev->tep = tep;
 	ev->swap = tep_is_file_bigendian(tep) !=
@@ -145,72 +230,59 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 		    known[i].system, known[i].name);
 		struct kmem_event_desc *d;
 		enum kmem_kind kind = known[i].kind;
-		bool slab = kind <= KMEM_CACHE_FREE;
-		bool page = kind == KMEM_PAGE_ALLOC || kind == KMEM_PAGE_FREE;
-		bool alloc = kind == KMEM_KMALLOC || kind == KMEM_CACHE_ALLOC;
 
 		if (event == NULL)
 			continue;
-		d = &ev->desc[ev->ndesc++];
+		d = &ev->desc[ev->ndesc];
+		memset(d, 0, sizeof(*d));
 		d->id = event->id;
 		d->kind = kind;
 		d->event = event;
-		if (slab && (find_field(event, "call_site", true, NUMBER,
-		    &d->call_site, e) != 0 ||
-		    find_field(event, "ptr", true, NUMBER, &d->ptr, e) != 0))
-			return (-1);
-		if (alloc && (find_field(event, "bytes_req", true, NUMBER,
-		    &d->bytes_req, e) != 0 ||
-		    find_field(event, "bytes_alloc", true, NUMBER,
-		    &d->bytes_alloc, e) != 0 ||
-		    find_field(event, "gfp_flags", true, NUMBER,
-		    &d->gfp_flags, e) != 0 ||
-		    find_field(event, "node", false, NUMBER, &d->node, e) != 0))
-			return (-1);
-		if ((kind == KMEM_CACHE_ALLOC || kind == KMEM_CACHE_FREE) &&
-		    find_field(event, "name", false, STRING_PLACE, &d->name,
-		    e) != 0)
-			return (-1);
-		if (page && (find_field(event, "pfn", true, NUMBER, &d->pfn,
-		    e) != 0 ||
-		    find_field(event, "order", strcmp(known[i].name,
-		    "mm_page_free_batched") != 0, NUMBER, &d->order, e) != 0))
-			return (-1);
-		if (kind == KMEM_PAGE_ALLOC &&
-		    (find_field(event, "gfp_flags", true, NUMBER,
-		    &d->gfp_flags, e) != 0 ||
-		    find_field(event, "migratetype", true, NUMBER,
-		    &d->migratetype, e) != 0))
-			return (-1);
-		if (stack_and_task_fields(d, e) != 0)
-			return (-1);
 		/*
-		 * One check per record: where its last field ends (a stack:
-		 * where its frames begin; they are counted apart).
+		 * A format that lies is held against the reports that use
+		 * its event (kmem_events_need), not against the others: a
+		 * trace.dat carries every event's format.
 		 */
-		const struct kmem_field *all[] = { &d->call_site, &d->ptr,
-		    &d->bytes_req, &d->bytes_alloc, &d->gfp_flags, &d->node,
-		    &d->name, &d->pfn, &d->order, &d->migratetype,
-		    &d->nframes, &d->task_pid, &d->comm };
-		for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
-			if (all[k]->size != 0 && (size_t)(all[k]->offset +
-			    all[k]->size) > d->min_size)
-				d->min_size = (size_t)(all[k]->offset +
-				    all[k]->size);
-		if ((size_t)d->frames.offset > d->min_size)
-			d->min_size = (size_t)d->frames.offset;
-		if (slab)
+		if (describe(d, known[i].name, &why) != 0) {
+			if (ev->unusable[kind].msg[0] == '\0')
+				ev->unusable[kind] = why;
+			continue;
+		}
+		ev->ndesc++;
+		if (kind <= KMEM_CACHE_FREE)
 			ev->have_slab = true;
-		else if (page)
+		else if (kind == KMEM_PAGE_ALLOC || kind == KMEM_PAGE_FREE)
 			ev->have_page = true;
 		else if (kind == KMEM_STACK)
 			ev->have_stacks = true;
 	}
-	if (!ev->have_slab && !ev->have_page)
+	if (!ev->have_slab && !ev->have_page) {
+		for (int k = 0; k <= KMEM_PAGE_FREE; k++)
+			if (ev->unusable[k].msg[0] != '\0') {
+				*e = ev->unusable[k];
+				return (-1);
+			}
 		return (kt_fail(e, "no kmem events are described"));
+	}
 	if (common_field(tep, "common_type", &ev->type, e) != 0 ||
 	    common_field(tep, "common_pid", &ev->pid, e) != 0)
 		return (-1);
+	return (0);
+}
+
+int
+kmem_events_need(const struct kmem_events *ev, bool slab, bool page,
+    bool stacks, struct kt_error *e)
+{
+	for (int k = 0; k <= KMEM_TASK_RENAME; k++) {
+		bool used = k <= KMEM_CACHE_FREE ? slab : k <= KMEM_PAGE_FREE ?
+		    page : stacks;
+
+		if (used && ev->unusable[k].msg[0] != '\0') {
+			*e = ev->unusable[k];
+			return (-1);
+		}
+	}
 	return (0);
 }
 
@@ -301,12 +373,24 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	if (d->kind == KMEM_STACK) {
 		/* The frames the count says, all inside the record. */
 		uint64_t n = number(ev, rec, &d->nframes);
+		size_t at = (size_t)d->frames.offset, room;
 
+		room = rec->size - at;
+		if (d->frames.placed) {
+			/* __data_loc: offset in the low 16 bits, length above. */
+			const struct kmem_field loc = { .offset =
+			    d->frames.offset, .size = 4 };
+			uint32_t place = (uint32_t)number(ev, rec, &loc);
+
+			at = place & 0xffff;
+			room = place >> 16;
+			if (at + room > rec->size)
+				return (-2);
+		}
 		if ((d->nframes.is_signed && (int64_t)n < 0) ||
-		    n > (rec->size - (size_t)d->frames.offset) /
-		    (size_t)d->frames.size)
+		    n > room / (size_t)d->frames.size)
 			return (-2);
-		out->frames = (const char *)rec->data + d->frames.offset;
+		out->frames = (const char *)rec->data + at;
 		out->nframes = (size_t)n;
 		out->frame_size = d->frames.size;
 	}

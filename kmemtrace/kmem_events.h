@@ -64,6 +64,7 @@ struct kmem_event {
 struct kmem_field {
 	int		 offset, size;	/* size 0: the event has none */
 	bool		 is_signed;
+	bool		 placed;	/* frames: a __data_loc word at offset */
 };
 
 #define KMEM_MAX_EVENTS	12
@@ -88,11 +89,19 @@ struct kmem_events {
 	} desc[KMEM_MAX_EVENTS];
 	int		 ndesc;
 	bool		 have_slab, have_page, have_stacks;
+	/* Why an event's format is of no use, by kind ("": it is). */
+	struct kt_error	 unusable[KMEM_TASK_RENAME + 1];
 };
 
 /* The descriptions from the source's formats; -1 on a format that lies. */
 int	kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 	    struct kt_error *e);
+/*
+ * Whether the events a report uses were described: -1 with the reason a
+ * format was of no use.  stacks: the stack and task events.
+ */
+int	kmem_events_need(const struct kmem_events *ev, bool slab, bool page,
+	    bool stacks, struct kt_error *e);
 /*
  * rec decoded into out: 0; 1 if it is no kmem event; -1 if a field lies
  * outside the record; -2 if a stack's count of frames does.

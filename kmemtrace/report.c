@@ -397,6 +397,8 @@ outstanding_report(const char *path, enum tool_style style,
 	    st.totals.slab_events > 0;
 	page = src.formats_recorded ? st.events.have_page :
 	    st.totals.page_events > 0;
+	if (!slab && !page)
+		errx(1, "%s: holds no kmem events: nothing to report", path);
 	if (!o->pages && !slab && page && o->ncaches == 0)
 		o->pages = true;
 	if (o->pages && !page)
@@ -409,6 +411,9 @@ outstanding_report(const char *path, enum tool_style style,
 	if ((int)o->by < 0)
 		o->by = kmem_stats_stacks(&st) && !o->pages ? BY_STACK :
 		    BY_CALLSITE;
+	if (kmem_events_need(&st.events, !o->pages, o->pages, o->by ==
+	    BY_STACK, &e) != 0)
+		errx(1, "%s: %s", path, e.msg);
 	if (o->by == BY_STACK && !kmem_stats_stacks(&st))
 		errx(1, "%s: no stacks were recorded (kmemtrace record -g); "
 		    "--by callsite, pid or object", path);
@@ -570,6 +575,8 @@ kmemtrace_report(int argc, char *argv[])
 	    st.totals.slab_events > 0;
 	page = src.formats_recorded ? st.events.have_page :
 	    st.totals.page_events > 0;
+	if (!slab && !page)
+		errx(1, "%s: holds no kmem events: nothing to report", path);
 	/* A page-only recording's default table is the page one. */
 	if (!any && !slab)
 		want[TABLE_CALLER] = false, want[TABLE_PAGE] = true;
@@ -580,6 +587,10 @@ kmemtrace_report(int argc, char *argv[])
 	    !slab)
 		errx(1, "%s: no slab events were recorded (kmemtrace record "
 		    "-e slab)", path);
+	if (kmem_events_need(&st.events, want[TABLE_CALLER] ||
+	    want[TABLE_ALLOC] || want[TABLE_CACHE], want[TABLE_PAGE], false,
+	    &e) != 0)
+		errx(1, "%s: %s", path, e.msg);
 
 	tool_out_init(&out, style);
 	if (style != STYLE_TEXT) {

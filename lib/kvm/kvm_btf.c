@@ -76,8 +76,18 @@ btf_load(struct memstat_kvm *kvm)
 			    strerror(errno)));
 	}
 	if (_memstat_kvm_symbol(kvm, "__start_BTF", &start) != 0 ||
-	    _memstat_kvm_symbol(kvm, "__stop_BTF", &stop) != 0)
-		return (kvm->live && btf_of_running_kernel(kvm) == 0 ? 0 : -1);
+	    _memstat_kvm_symbol(kvm, "__stop_BTF", &stop) != 0) {
+		if (kvm->live && btf_of_running_kernel(kvm) == 0)
+			return (0);
+		/* Symbols found, but no __start_BTF among them. */
+		if (kvm->err.code == MEMSTAT_ERROR_KVM_NOSYMBOL &&
+		    kvm->syms != NULL)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): "
+			    "name its types with -N, a vmlinux with a .BTF "
+			    "section or a raw BTF file (pahole -J)"));
+		return (-1);
+	}
 	if (stop <= start || stop - start > MAX_BTF)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "__start_BTF..__stop_BTF is not a BTF blob"));

@@ -275,6 +275,19 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 	struct kvm_sym *p;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
+		/*
+		 * Debian ships "ffffffffffffffff B The real System.map is in
+		 * the linux-image-<version>-dbg package" as System.map.
+		 */
+		if (st->n == 0 && strstr(line, " The real System.map is in ") !=
+		    NULL) {
+			line[strcspn(line, "\n")] = '\0';
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "%s: "
+			    "Debian's placeholder, no System.map (\"%s\"): "
+			    "leave -N out, the dump's own kallsyms serve",
+			    kvm->system, strstr(line, "The real"));
+			goto fail;
+		}
 		if (sscanf(line, "%llx %c %512s", &a, &type, name) != 3) {
 			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "%s: not a System.map", kvm->system);
@@ -436,5 +449,16 @@ _memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 		    "no symbol %s in the %s", name, kvm->system != NULL ?
 		    kvm->system : "dump's kallsyms"));
 	*addr = s->addr;
+	return (0);
+}
+
+int
+_memstat_kvm_symbols_each(struct memstat_kvm *kvm,
+    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg)
+{
+	if (kvm->syms == NULL && symtab_load(kvm) != 0)
+		return (-1);
+	for (size_t i = 0; i < kvm->syms->n; i++)
+		fn(kvm->syms->syms[i].name, kvm->syms->syms[i].addr, arg);
 	return (0);
 }
