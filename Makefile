@@ -17,9 +17,10 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c)
 JSON_LIBS   = $(shell pkg-config --libs json-c)
 # Core images: libkdumpfile reads dumps (loaded on first use: see
 # lib/kvm/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
-# same reason: a report that reads no dump should not load it).
+# same reason: a report that reads no dump should not load it); liblzma,
+# libzstd and zlib decompress a vmlinuz named by -N.
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
-KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -Wl,-Bdynamic -ldl
+KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -llzma -lzstd -Wl,-Bdynamic -ldl
 # The time half (kmemtrace): tracefs, the ring buffer's pages and formats,
 # trace.dat.  Only kmemtrace links them.
 TRACE_CFLAGS = $(shell pkg-config --cflags libtracefs libtraceevent libtracecmd)

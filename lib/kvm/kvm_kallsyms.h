@@ -19,11 +19,26 @@ struct kallsyms_tables {
 };
 
 /*
- * The tables of a kernel whose VMCOREINFO names none, found between
- * _stext and init_uts_ns (.data) and verified link by link: 0, or -1 with
- * KVM_NOSYMBOL recorded.
+ * The memory the tables are in: the dump's, at run-time addresses, or a
+ * kernel image's (-N vmlinuz), at link-time ones.  read: 0, or -1.
  */
-int	_memstat_kvm_kallsyms_find(struct memstat_kvm *kvm,
+struct kallsyms_memory {
+	int		(*read)(void *arg, uint64_t addr, void *buf,
+			    size_t len);
+	void		*arg;
+	uint64_t	 stext;		/* _stext, in this memory */
+	uint64_t	 data;		/* .data (init_uts_ns), or 0 */
+};
+
+/* The dump's memory, _stext and init_uts_ns from its VMCOREINFO. */
+int	_memstat_kvm_kallsyms_memory(struct memstat_kvm *kvm,
+	    struct kallsyms_memory *m);
+
+/*
+ * The tables of a kernel whose VMCOREINFO names none, found between
+ * _stext and .data and verified link by link: 0, or -1 (none found).
+ */
+int	_memstat_kvm_kallsyms_find(const struct kallsyms_memory *m,
 	    struct kallsyms_tables *t);
 
 #endif /* !KVM_KALLSYMS_H */

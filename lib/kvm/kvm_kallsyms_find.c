@@ -30,6 +30,13 @@
 
 #include "kvm/kvm_kallsyms.h"
 
+/* The dump's memory, for a kallsyms_memory. */
+static int
+dump_read(void *kvm, uint64_t addr, void *buf, size_t len)
+{
+	return (_memstat_kvm_read(kvm, addr, buf, len));
+}
+
 #define PAGE		4096u
 /* Less than the offsets of any kernel with KALLSYMS_ALL (> 64k symbols). */
 #define PROBE_STEP	(64u * 1024)
@@ -82,12 +89,12 @@ continues(int32_t a, int32_t b, int dir)
  * the first value that does not continue it.
  */
 static int
-run_end(struct memstat_kvm *kvm, uint64_t page, int dir, uint64_t *end)
+run_end(const struct kallsyms_memory *mem, uint64_t page, int dir, uint64_t *end)
 {
 	int32_t v[PAGE / 4], last;
 	uint64_t at = page;
 
-	if (_memstat_kvm_read(kvm, at, v, PAGE) != 0)
+	if (mem->read(mem->arg, at, v, PAGE) != 0)
 		return (-1);
 	last = v[0];
 	for (uint64_t n = 0; n < (uint64_t)MAX_SYMS * 4; n += PAGE) {
@@ -100,7 +107,7 @@ run_end(struct memstat_kvm *kvm, uint64_t page, int dir, uint64_t *end)
 		}
 		at += PAGE;
 		/* The page after the tables may not be mapped: they end. */
-		if (_memstat_kvm_read(kvm, at, v, PAGE) != 0) {
+		if (mem->read(mem->arg, at, v, PAGE) != 0) {
 			*end = at;
 			return (0);
 		}
@@ -115,7 +122,7 @@ run_end(struct memstat_kvm *kvm, uint64_t page, int dir, uint64_t *end)
  * which puts the per-CPU symbols' small positive offsets before the rest.
  */
 static int
-run_holds(struct memstat_kvm *kvm, uint64_t start, uint64_t end,
+run_holds(const struct kallsyms_memory *mem, uint64_t start, uint64_t end,
     uint64_t base)
 {
 	int32_t v[PAGE / 4];
@@ -127,7 +134,7 @@ run_holds(struct memstat_kvm *kvm, uint64_t start, uint64_t end,
 	    at += n * 4) {
 		n = (end - at) / 4 < PAGE / 4 ? (size_t)(end - at) / 4 :
 		    PAGE / 4;
-		if (_memstat_kvm_read(kvm, at, v, n * 4) != 0)
+		if (mem->read(mem->arg, at, v, n * 4) != 0)
 			return (-1);
 		for (size_t i = 0; i < n; i++) {
 			abs = v[i] >= 0 ? (uint64_t)v[i] :
@@ -144,7 +151,7 @@ run_holds(struct memstat_kvm *kvm, uint64_t start, uint64_t end,
 
 /* Names read a page at a time, walked for their lengths only. */
 struct byte_reader {
-	struct memstat_kvm *kvm;
+	const struct kallsyms_memory *mem;
 	uint64_t	 base;
 	unsigned char	 buf[PAGE];
 	bool		 loaded;
@@ -155,7 +162,7 @@ next_byte(struct byte_reader *r, uint64_t addr, unsigned char *c)
 {
 	if (!r->loaded || addr < r->base || addr >= r->base + PAGE) {
 		r->base = addr & ~(uint64_t)(PAGE - 1);
-		if (_memstat_kvm_read(r->kvm, r->base, r->buf, PAGE) != 0)
+		if (r->mem->read(r->mem->arg, r->base, r->buf, PAGE) != 0)
 			return (-1);
 		r->loaded = true;
 	}
@@ -168,7 +175,7 @@ next_byte(struct byte_reader *r, uint64_t addr, unsigned char *c)
  * (marks, (num + 255) / 256 of them, relative to the first).
  */
 static int
-walk_names(struct memstat_kvm *kvm, const struct kallsyms_tables *t,
+walk_names(const struct kallsyms_memory *mem, const struct kallsyms_tables *t,
     uint32_t num, uint64_t *marks, uint64_t *end)
 {
 	struct byte_reader *r;
@@ -179,7 +186,7 @@ walk_names(struct memstat_kvm *kvm, const struct kallsyms_tables *t,
 
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return (-1);
-	r->kvm = kvm;
+	r->mem = mem;
 	for (uint32_t i = 0; i < num; i++) {
 		if (i % 256 == 0)
 			marks[i / 256] = pos - t->names;
@@ -204,16 +211,15 @@ out:
 
 /* The markers at addr, of esize bytes each, are marks. */
 static bool
-markers_match(struct memstat_kvm *kvm, uint64_t addr, const uint64_t *marks,
+markers_match(const struct kallsyms_memory *mem, uint64_t addr, const uint64_t *marks,
     uint32_t nmarks, unsigned esize)
 {
 	uint64_t v;
 	uint32_t v32;
 
 	for (uint32_t i = 0; i < nmarks; i++) {
-		if (esize == 8 ? _memstat_kvm_read_u64(kvm, addr + i * 8ULL,
-		    &v) != 0 : _memstat_kvm_read_u32(kvm, addr + i * 4ULL,
-		    &v32) != 0)
+		if (esize == 8 ? mem->read(mem->arg, addr + i * 8ULL, &v, 8) !=
+		    0 : mem->read(mem->arg, addr + i * 4ULL, &v32, 4) != 0)
 			return (false);
 		if (esize == 4)
 			v = v32;
@@ -228,13 +234,13 @@ markers_match(struct memstat_kvm *kvm, uint64_t addr, const uint64_t *marks,
  * index of where each starts.
  */
 static bool
-tokens_match(struct memstat_kvm *kvm, struct kallsyms_tables *t)
+tokens_match(const struct kallsyms_memory *mem, struct kallsyms_tables *t)
 {
 	unsigned char tab[PAGE * 4];
 	uint16_t index[256], start[256];
 	size_t at = 0;
 
-	if (_memstat_kvm_read(kvm, t->token_table, tab, sizeof(tab)) != 0)
+	if (mem->read(mem->arg, t->token_table, tab, sizeof(tab)) != 0)
 		return (false);
 	for (int i = 0; i < 256; i++) {
 		start[i] = (uint16_t)at;
@@ -244,7 +250,7 @@ tokens_match(struct memstat_kvm *kvm, struct kallsyms_tables *t)
 			return (false);
 	}
 	t->token_index = ALIGN8(t->token_table + at);
-	if (_memstat_kvm_read(kvm, t->token_index, index, sizeof(index)) != 0)
+	if (mem->read(mem->arg, t->token_index, index, sizeof(index)) != 0)
 		return (false);
 	return (memcmp(index, start, sizeof(index)) == 0);
 }
@@ -254,7 +260,7 @@ tokens_match(struct memstat_kvm *kvm, struct kallsyms_tables *t)
  * 0, or -1 when a link does not hold.
  */
 static int
-tables_after(struct memstat_kvm *kvm, uint64_t page, uint64_t end,
+tables_after(const struct kallsyms_memory *mem, uint64_t page, uint64_t end,
     struct kallsyms_tables *t)
 {
 	uint64_t base, names_end, marker_at, *marks;
@@ -265,11 +271,11 @@ tables_after(struct memstat_kvm *kvm, uint64_t page, uint64_t end,
 	t->relative_base = ALIGN8(end);
 	t->num_syms = t->relative_base + 8;
 	t->names = ALIGN8(t->num_syms + 4);
-	if (_memstat_kvm_read_u64(kvm, t->relative_base, &base) != 0 ||
-	    _memstat_kvm_read_u32(kvm, t->num_syms, &num) != 0 ||
+	if (mem->read(mem->arg, t->relative_base, &base, 8) != 0 ||
+	    mem->read(mem->arg, t->num_syms, &num, 4) != 0 ||
 	    (base & KERNEL_HALF) == 0 || num == 0 || num > MAX_SYMS ||
 	    (uint64_t)num * 4 > end || (t->offsets = end - num * 4ULL) > page ||
-	    run_holds(kvm, t->offsets, end, base) != 0)
+	    run_holds(mem, t->offsets, end, base) != 0)
 		return (-1);
 	nmarks = (num + 255) / 256;
 	if ((marks = calloc(nmarks, sizeof(*marks))) == NULL)
@@ -277,15 +283,15 @@ tables_after(struct memstat_kvm *kvm, uint64_t page, uint64_t end,
 	/* Lengths of two bytes (6.1's big symbols), or one. */
 	for (int big = 0; big < 2 && rc != 0; big++) {
 		t->long_names = big;
-		if (walk_names(kvm, t, num, marks, &names_end) != 0)
+		if (walk_names(mem, t, num, marks, &names_end) != 0)
 			continue;
 		marker_at = ALIGN8(names_end);
 		for (unsigned esize = 4; esize <= 8 && rc != 0; esize += 4) {
-			if (!markers_match(kvm, marker_at, marks, nmarks, esize))
+			if (!markers_match(mem, marker_at, marks, nmarks, esize))
 				continue;
 			t->token_table = ALIGN8(marker_at +
 			    (uint64_t)nmarks * esize);
-			if (tokens_match(kvm, t))
+			if (tokens_match(mem, t))
 				rc = 0;
 		}
 	}
@@ -294,30 +300,35 @@ tables_after(struct memstat_kvm *kvm, uint64_t page, uint64_t end,
 }
 
 int
-_memstat_kvm_kallsyms_find(struct memstat_kvm *kvm, struct kallsyms_tables *t)
+_memstat_kvm_kallsyms_memory(struct memstat_kvm *kvm, struct kallsyms_memory *m)
 {
-	uint64_t stext, data, page, end;
+	*m = (struct kallsyms_memory){ .read = dump_read, .arg = kvm };
+	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "_stext", &m->stext) != 0)
+		return (-1);
+	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "init_uts_ns", &m->data) != 0)
+		m->data = 0;
+	return (0);
+}
+
+int
+_memstat_kvm_kallsyms_find(const struct kallsyms_memory *mem,
+    struct kallsyms_tables *t)
+{
+	uint64_t data = mem->data, page, end;
 	int32_t v[PAGE / 4];
 	int dir;
 
-	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "_stext", &stext) != 0)
-		goto none;
-	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "init_uts_ns", &data) != 0 ||
-	    data <= stext || data - stext > MAX_IMAGE)
-		data = stext + MAX_IMAGE;
+	if (data <= mem->stext || data - mem->stext > MAX_IMAGE)
+		data = mem->stext + MAX_IMAGE;
 	/* Down from .data: the tables sit at the end of the read-only data. */
-	for (page = (data & ~(uint64_t)(PAGE - 1)) - PAGE; page >= stext &&
+	for (page = (data & ~(uint64_t)(PAGE - 1)) - PAGE; page >= mem->stext &&
 	    page < data; page -= PROBE_STEP) {
-		if (_memstat_kvm_read(kvm, page, v, PAGE) != 0 ||
+		if (mem->read(mem->arg, page, v, PAGE) != 0 ||
 		    (dir = run_direction(v, PAGE / 4)) == 0)
 			continue;
-		if (run_end(kvm, page, dir, &end) == 0 &&
-		    tables_after(kvm, page, end, t) == 0)
+		if (run_end(mem, page, dir, &end) == 0 &&
+		    tables_after(mem, page, end, t) == 0)
 			return (0);
 	}
-none:
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-	    "VMCOREINFO names no kallsyms tables (Linux before 6.0) and "
-	    "none were found in the kernel's memory: name a System.map "
-	    "with -N"));
+	return (-1);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kvm/kvm_finders.h"
+#include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
 
 /* More than any kernel has (~100k with KALLSYMS_ALL); bounds a bad count. */
@@ -91,7 +92,7 @@ symtab_finish(struct kvm_symtab *st)
 
 /* kallsyms_names, read through a window so the whole table is never held. */
 struct window {
-	struct memstat_kvm *kvm;
+	const struct kallsyms_memory *mem;
 	uint64_t	 base;		/* address of byte 0 of buf */
 	unsigned char	 buf[65536];
 	size_t		 len;
@@ -104,9 +105,9 @@ window_byte(struct window *w, uint64_t addr, unsigned char *c)
 		/* Up to the page end at least; more if the pages are there. */
 		w->base = addr;
 		w->len = 4096 - (addr & 4095);
-		if (_memstat_kvm_read(w->kvm, addr, w->buf, w->len) != 0)
+		if (w->mem->read(w->mem->arg, addr, w->buf, w->len) != 0)
 			return (-1);
-		if (_memstat_kvm_read(w->kvm, addr + w->len, w->buf + w->len,
+		if (w->mem->read(w->mem->arg, addr + w->len, w->buf + w->len,
 		    sizeof(w->buf) - 4096) == 0)
 			w->len += sizeof(w->buf) - 4096;
 	}
@@ -121,31 +122,85 @@ vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 }
 
 /*
- * The tables VMCOREINFO names (6.0 and later: kallsyms_relative_base
- * until 7.0), or else those found in the kernel's memory.
+ * The vmlinuz -N names, as memory at link-time addresses (its _stext and
+ * .data less KASLR's move): 0, or -1 with the error.
  */
 static int
-kallsyms_tables(struct memstat_kvm *kvm, struct kallsyms_tables *t)
+image_memory(struct memstat_kvm *kvm, struct kvm_image **img,
+    struct kallsyms_memory *m)
 {
-	*t = (struct kallsyms_tables){ .long_names = true };
-	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &t->names) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &t->num_syms) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &t->token_table) !=
-	    0 || vmcoreinfo_symbol(kvm, "kallsyms_token_index",
-	    &t->token_index) != 0 ||
-	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &t->offsets) != 0)
-		return (_memstat_kvm_kallsyms_find(kvm, t));
-	if (vmcoreinfo_symbol(kvm, "kallsyms_relative_base",
-	    &t->relative_base) != 0)
-		t->relative_base = 0;
+	FILE *f;
+	int rc;
+
+	if ((f = fopen(kvm->system, "r")) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s: %s",
+		    kvm->system, strerror(errno)));
+	rc = _memstat_kvm_image_load(kvm, f, img);
+	fclose(f);
+	if (rc != 0)
+		return (-1);
+	m->read = _memstat_kvm_image_read;
+	m->arg = *img;
+	m->stext -= kvm->kaslr;
+	if (m->data != 0)
+		m->data -= kvm->kaslr;
 	return (0);
 }
 
+/*
+ * The tables: those VMCOREINFO names (6.0 and later;
+ * kallsyms_relative_base until 7.0), or else those found in the vmlinuz
+ * -N named (decompressed into *img), or in the dump's memory.
+ */
 static int
-kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
+kallsyms_tables(struct memstat_kvm *kvm, bool vmlinuz, struct kvm_image **img,
+    struct kallsyms_memory *m, struct kallsyms_tables *t)
 {
+	*t = (struct kallsyms_tables){ .long_names = true };
+	if (_memstat_kvm_kallsyms_memory(kvm, m) != 0)
+		m->stext = 0;
+	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &t->names) == 0 &&
+	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &t->num_syms) == 0 &&
+	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &t->token_table) ==
+	    0 && vmcoreinfo_symbol(kvm, "kallsyms_token_index",
+	    &t->token_index) == 0 &&
+	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &t->offsets) == 0) {
+		if (vmcoreinfo_symbol(kvm, "kallsyms_relative_base",
+		    &t->relative_base) != 0)
+			t->relative_base = 0;
+		return (0);
+	}
+	if (vmlinuz && (m->stext == 0 || image_memory(kvm, img, m) != 0))
+		return (-1);
+	if (m->stext != 0 && _memstat_kvm_kallsyms_find(m, t) == 0)
+		return (0);
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+	    "VMCOREINFO names no kallsyms tables (Linux before 6.0) and none "
+	    "were found in the %s: name a System.map with -N",
+	    vmlinuz ? "kernel image" : "kernel's memory"));
+}
+
+/* len bytes of the tables: 0, or -1 with the error recorded. */
+static int
+tables_read(struct memstat_kvm *kvm, const struct kallsyms_memory *m,
+    uint64_t addr, void *buf, size_t len)
+{
+	if (m->read(m->arg, addr, buf, len) == 0)
+		return (0);
+	if (m->arg != kvm)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "%s: kallsyms tables cut short at 0x%" PRIx64,
+		    kvm->system, addr));
+	return (-1);
+}
+
+static int
+kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
+{
+	struct kvm_image *img = NULL;
+	struct kallsyms_memory m;
 	struct kallsyms_tables t;
-	uint64_t stext, base = 0, pos, addr_abs, addr_rel;
+	uint64_t base = 0, pos, addr_abs, addr_rel;
 	uint16_t tidx[256];
 	char tokens[65536 + 1], name[MAX_NAME + 1];
 	struct names nm = { 0 };
@@ -158,52 +213,55 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 	bool abs_ok = true, rel_ok = true;
 	int rc = -1;
 
-	if (kallsyms_tables(kvm, &t) != 0)
-		return (-1);
-	if (_memstat_kvm_read_u32(kvm, t.num_syms, &num) != 0 ||
-	    _memstat_kvm_read(kvm, t.token_index, tidx, sizeof(tidx)) != 0 ||
+	w = NULL;
+	if (kallsyms_tables(kvm, vmlinuz, &img, &m, &t) != 0 ||
+	    tables_read(kvm, &m, t.num_syms, &num, 4) != 0 ||
+	    tables_read(kvm, &m, t.token_index, tidx, sizeof(tidx)) != 0 ||
 	    (t.relative_base != 0 &&
-	    _memstat_kvm_read_u64(kvm, t.relative_base, &base) != 0))
-		return (-1);
-	if (num == 0 || num > MAX_SYMS)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "kallsyms_num_syms is %" PRIu32, num));
+	    tables_read(kvm, &m, t.relative_base, &base, 8) != 0))
+		goto out;
+	if (num == 0 || num > MAX_SYMS) {
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "kallsyms_num_syms is %" PRIu32, num);
+		goto out;
+	}
 	for (i = 0; i < 256; i++)
 		if (tidx[i] > maxtok)
 			maxtok = tidx[i];
 	/* The last token ends within a few bytes of its start. */
-	if (maxtok + 256 > sizeof(tokens) - 1)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "kallsyms_token_index out of range"));
+	if (maxtok + 256 > sizeof(tokens) - 1) {
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "kallsyms_token_index out of range");
+		goto out;
+	}
 	memset(tokens, 0, sizeof(tokens));
-	if (_memstat_kvm_read(kvm, t.token_table, tokens, maxtok + 256) != 0)
-		return (-1);
+	if (tables_read(kvm, &m, t.token_table, tokens, maxtok + 256) != 0)
+		goto out;
 	if ((offs = calloc(num, sizeof(*offs))) == NULL ||
 	    (rel = calloc(num, sizeof(*rel))) == NULL ||
 	    (st->syms = calloc(num, sizeof(*st->syms))) == NULL ||
 	    (w = calloc(1, sizeof(*w))) == NULL) {
-		free(offs);
-		free(rel);
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
-		    strerror(ENOMEM)));
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM));
+		goto out;
 	}
-	w->kvm = kvm;
-	if (_memstat_kvm_read(kvm, t.offsets, offs, (size_t)num * 4) != 0)
+	w->mem = &m;
+	if (tables_read(kvm, &m, t.offsets, offs, (size_t)num * 4) != 0)
 		goto out;
 
 	for (i = 0, pos = t.names; i < num; i++) {
 		if (window_byte(w, pos++, &c) != 0)
-			goto out;
+			goto cut;
 		len = c;
 		/* Since 6.1 a name of 128 tokens or more takes two bytes. */
 		if (t.long_names && (len & 0x80)) {
 			if (window_byte(w, pos++, &b) != 0)
-				goto out;
+				goto cut;
 			len = (len & 0x7f) | (uint32_t)b << 7;
 		}
 		for (k = 0, nlen = 0; k < len; k++) {
 			if (window_byte(w, pos++, &c) != 0)
-				goto out;
+				goto cut;
 			for (const char *tk = tokens + tidx[c]; *tk != '\0' &&
 			    nlen < MAX_NAME; tk++)
 				name[nlen++] = *tk;
@@ -235,10 +293,9 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		}
 		st->syms[st->n].addr = addr_abs;
 		rel[st->n] = addr_rel;
-		if (strcmp(name + 1, "_stext") == 0 &&
-		    vmcoreinfo_symbol(kvm, "_stext", &stext) == 0) {
-			abs_ok = addr_abs == stext;
-			rel_ok = addr_rel == stext;
+		if (strcmp(name + 1, "_stext") == 0 && m.stext != 0) {
+			abs_ok = addr_abs == m.stext;
+			rel_ok = addr_rel == m.stext;
 		}
 		st->n++;
 	}
@@ -252,15 +309,26 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		for (i = 0; i < st->n; i++)
 			st->syms[i].addr = rel[i];
 	}
+	/* An image's addresses are link-time ones: KASLR moved them. */
+	if (m.arg != kvm)
+		for (i = 0; i < st->n; i++)
+			if (st->syms[i].addr >= KERNEL_MAP)
+				st->syms[i].addr += kvm->kaslr;
 	st->names = nm.buf;
 	nm.buf = NULL;
 	symtab_finish(st);
 	rc = 0;
+	goto out;
+cut:
+	if (m.arg != kvm)
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "%s: kallsyms_names cut short", kvm->system);
 out:
 	free(nm.buf);
 	free(offs);
 	free(rel);
 	free(w);
+	_memstat_kvm_image_free(img);
 	return (rc);
 }
 
@@ -396,7 +464,9 @@ static int
 symtab_load(struct memstat_kvm *kvm)
 {
 	struct kvm_symtab *st;
-	unsigned char magic[4];
+	unsigned char magic[1024];
+	bool vmlinuz = false;
+	size_t n;
 	FILE *f;
 	int rc;
 
@@ -412,13 +482,18 @@ symtab_load(struct memstat_kvm *kvm)
 		} else {
 			/*
 			 * A vmlinux gives its .symtab, if not stripped; a
-			 * BTF file only types (kvm_btf.c).  Anything else
-			 * must be a System.map.
+			 * vmlinuz the kallsyms tables in its image; a BTF
+			 * file only types (kvm_btf.c).  Anything else must
+			 * be a System.map.
 			 */
-			if (fread(magic, 1, 4, f) == 4 &&
-			    memcmp(magic, "\177ELF", 4) == 0)
+			n = fread(magic, 1, sizeof(magic), f);
+			if (n >= 4 && memcmp(magic, "\177ELF", 4) == 0)
 				rc = elf_symtab_load(kvm, st);
-			else if (!(magic[0] == 0x9f && magic[1] == 0xeb)) {
+			else if ((vmlinuz = _memstat_kvm_is_bzimage(magic,
+			    n)))
+				rc = 1;
+			else if (!(n >= 2 && magic[0] == 0x9f &&
+			    magic[1] == 0xeb)) {
 				rewind(f);
 				rc = system_map_load(kvm, f, st);
 			}
@@ -426,7 +501,7 @@ symtab_load(struct memstat_kvm *kvm)
 		}
 	}
 	if (rc == 1)
-		rc = kallsyms_load(kvm, st);
+		rc = kallsyms_load(kvm, st, vmlinuz);
 	if (rc != 0) {
 		_memstat_kvm_symtab_free(st);
 		return (-1);
