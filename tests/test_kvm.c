@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "testlib.h"
+#include "kvm/kvm_finders.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
 #define BAD	"fixtures/bad/vmcore/"
@@ -252,6 +255,104 @@ test_symbol_table_nomem(void **state)
 	memstat_mtl_free(list);
 }
 
+/* -N FILE (text, or n raw bytes): the uma query's error message. */
+static void
+assert_system_refused(const void *file, size_t n, const char *why)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/test_kvm-N-XXXXXX";
+	struct memory_type_list *list = memstat_mtl_alloc();
+	void *kvm;
+	int fd;
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, file, n), (ssize_t)n);
+	close(fd);
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", path,
+	    errbuf));
+	assert_int_equal(memstat_kvm_uma(list, kvm), -1);
+	if (strstr(memstat_mtl_geterrmsg(list), why) == NULL)
+		fail_msg("%s", memstat_mtl_geterrmsg(list));
+	assert_null(memstat_mtl_first(list));
+	memstat_kvm_close(kvm);
+	memstat_mtl_free(list);
+	unlink(path);
+}
+
+/* Debian's /boot/System.map-* is a placeholder of one line. */
+static void
+test_debian_placeholder(void **state)
+{
+	static const char stub[] = "ffffffffffffffff B The real System.map "
+	    "is in the linux-image-<version>-dbg package\n";
+
+	(void)state;
+	assert_system_refused(stub, sizeof(stub) - 1,
+	    "Debian's placeholder, no System.map");
+}
+
+/*
+ * Types of a kernel outside what memstat reads, as -N's raw BTF (made
+ * here by libbpf's writer): a kmem_cache with no oo (SLAB's), or SLUB's
+ * with a kmem_cache_node that counts no objects (no CONFIG_SLUB_DEBUG).
+ */
+static void
+assert_types_refused(bool slub, const char *why)
+{
+	struct btf *btf = btf__new_empty();
+	const void *raw;
+	uint32_t n;
+	int u32;
+
+	assert_non_null(btf);
+	u32 = btf__add_int(btf, "unsigned int", 4, 0);
+	assert_true(u32 > 0);
+	assert_true(btf__add_struct(btf, "kmem_cache", 8) > 0);
+	assert_int_equal(btf__add_field(btf, slub ? "oo" : "num", u32, 0, 0),
+	    0);
+	assert_int_equal(btf__add_field(btf, "size", u32, 32, 0), 0);
+	assert_true(btf__add_struct(btf, "kmem_cache_node", 4) > 0);
+	assert_int_equal(btf__add_field(btf, "nr_partial", u32, 0, 0), 0);
+	assert_non_null(raw = btf__raw_data(btf, &n));
+	assert_system_refused(raw, n, why);
+	btf__free(btf);
+}
+
+static void
+test_not_slub(void **state)
+{
+	(void)state;
+	assert_types_refused(false, "the kernel's caches are not SLUB's");
+	assert_types_refused(true, "built without CONFIG_SLUB_DEBUG");
+}
+
+/* Symbols with no __start_BTF: one line naming what -N can give. */
+static void
+test_no_btf(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	static char map[1 << 16];
+	size_t n = 0;
+	void *kvm;
+
+	(void)state;
+	/* The dump's own symbols the walk needs, less the BTF's. */
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL,
+	    errbuf));
+	static const char *const names[] = { "_stext", "slab_caches",
+	    "nr_node_ids" };
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t a;
+
+		assert_int_equal(_memstat_kvm_symbol(kvm, names[i], &a), 0);
+		n += (size_t)snprintf(map + n, sizeof(map) - n,
+		    "%016llx T %s\n", (unsigned long long)(a -
+		    ((struct memstat_kvm *)kvm)->kaslr), names[i]);
+	}
+	memstat_kvm_close(kvm);
+	assert_system_refused(map, n, "the kernel has no BTF "
+	    "(CONFIG_DEBUG_INFO_BTF): name its types with -N");
+}
+
 int
 main(void)
 {
@@ -263,6 +364,9 @@ main(void)
 		cmocka_unit_test(test_wrong_system),
 		cmocka_unit_test(test_system_map_bad_later),
 		cmocka_unit_test(test_symbol_table_nomem),
+		cmocka_unit_test(test_debian_placeholder),
+		cmocka_unit_test(test_not_slub),
+		cmocka_unit_test(test_no_btf),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -57,7 +57,26 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	};
 
 	const char *slab;
+	struct kvm_member m;
 
+	/*
+	 * Outside what memstat reads: SLAB's and SLOB's caches (gone in
+	 * 6.8), and a SLUB kernel without CONFIG_SLUB_DEBUG, which counts no
+	 * slabs or objects per node.
+	 */
+	if (_memstat_kvm_member(kvm, "kmem_cache", "oo", &m) != 0)
+		return (kvm->btf == NULL ? -1 :
+		    _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "the "
+		    "kernel's caches are not SLUB's (no kmem_cache.oo): "
+		    "memstat reads SLUB kernels, every kernel since 6.8"));
+	if (_memstat_kvm_member(kvm, "kmem_cache_node", "total_objects",
+	    &m) != 0)
+		return (kvm->btf == NULL ? -1 :
+		    _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "a SLUB "
+		    "kernel built without CONFIG_SLUB_DEBUG (no "
+		    "kmem_cache_node.total_objects) counts no objects per "
+		    "node: memstat reads kernels built with it, as "
+		    "distributions build them"));
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
 		    (struct kvm_member *)((char *)l + want[i].off)) != 0)
