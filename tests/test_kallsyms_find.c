@@ -98,7 +98,7 @@ test_symbols_as_system_map(void **state)
 {
 	static const char *const names[] = { "_stext", "init_uts_ns",
 	    "slab_caches", "nr_node_ids", "node_data", "__start_BTF",
-	    "__stop_BTF", "kallsyms_markers" };
+	    "__stop_BTF", "migratetype_names" };
 	char errbuf[MEMSTAT_KVM_ERRLEN];
 	struct memstat_kvm *kvm;
 	uint64_t addr;

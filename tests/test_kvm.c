@@ -16,6 +16,7 @@
 #include "kvm/kvm_finders.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
+#define DIR510	"fixtures/vmcore/bullseye-5.10/"
 #define BAD	"fixtures/bad/vmcore/"
 
 struct row {
@@ -255,9 +256,10 @@ test_symbol_table_nomem(void **state)
 	memstat_mtl_free(list);
 }
 
-/* -N FILE (text, or n raw bytes): the uma query's error message. */
+/* DUMP with -N FILE (n bytes): the uma query's error message. */
 static void
-assert_system_refused(const void *file, size_t n, const char *why)
+assert_refused_with(const char *dump, const void *file, size_t n,
+    const char *why)
 {
 	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/test_kvm-N-XXXXXX";
 	struct memory_type_list *list = memstat_mtl_alloc();
@@ -267,8 +269,7 @@ assert_system_refused(const void *file, size_t n, const char *why)
 	assert_true((fd = mkstemp(path)) != -1);
 	assert_int_equal(write(fd, file, n), (ssize_t)n);
 	close(fd);
-	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", path,
-	    errbuf));
+	assert_non_null(kvm = memstat_kvm_open(dump, path, errbuf));
 	assert_int_equal(memstat_kvm_uma(list, kvm), -1);
 	if (strstr(memstat_mtl_geterrmsg(list), why) == NULL)
 		fail_msg("%s", memstat_mtl_geterrmsg(list));
@@ -276,6 +277,12 @@ assert_system_refused(const void *file, size_t n, const char *why)
 	memstat_kvm_close(kvm);
 	memstat_mtl_free(list);
 	unlink(path);
+}
+
+static void
+assert_system_refused(const void *file, size_t n, const char *why)
+{
+	assert_refused_with(DIR6 "vmcore.elf", file, n, why);
 }
 
 /* Debian's /boot/System.map-* is a placeholder of one line. */
@@ -288,6 +295,32 @@ test_debian_placeholder(void **state)
 	(void)state;
 	assert_system_refused(stub, sizeof(stub) - 1,
 	    "Debian's placeholder, no System.map");
+}
+
+/*
+ * A vmlinuz whose setup header puts its payload past its end, for a dump
+ * whose VMCOREINFO names no kallsyms tables (5.10): the image is read.
+ */
+static void
+test_vmlinuz_payload_outside(void **state)
+{
+	static unsigned char bz[4096];
+
+	(void)state;
+	bz[0] = 'M';
+	bz[1] = 'Z';
+	memcpy(bz + 0x202, "HdrS", 4);
+	bz[0x1f1] = 4;				/* setup_sects */
+	bz[0x248] = 0xf0;			/* payload_offset */
+	bz[0x24a] = 0x10;
+	bz[0x24c] = 0x40;			/* payload_length */
+	assert_refused_with(DIR510 "vmcore.elf", bz, sizeof(bz),
+	    "a bzImage whose payload is not within it");
+	/* Within, but not a compressed stream the library reads. */
+	bz[0x248] = 0x10;
+	bz[0x24a] = 0;
+	assert_refused_with(DIR510 "vmcore.elf", bz, sizeof(bz),
+	    "compressed other than with");
 }
 
 /*
@@ -365,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_system_map_bad_later),
 		cmocka_unit_test(test_symbol_table_nomem),
 		cmocka_unit_test(test_debian_placeholder),
+		cmocka_unit_test(test_vmlinuz_payload_outside),
 		cmocka_unit_test(test_not_slub),
 		cmocka_unit_test(test_no_btf),
 	};
