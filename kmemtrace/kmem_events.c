@@ -377,7 +377,7 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 
 		room = rec->size - at;
 		if (d->frames.placed) {
-			/* __data_loc: offset in the low 16 bits, length above. */
+			/* __data_loc: offset in the low 16 bits, length */
 			const struct kmem_field loc = { .offset =
 			    d->frames.offset, .size = 4 };
 			uint32_t place = (uint32_t)number(ev, rec, &loc);

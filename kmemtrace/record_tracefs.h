@@ -32,7 +32,7 @@ struct record_tracefs {
 	 */
 	const char		*stacked[RECORD_MAX_EVENTS];
 	size_t			 nstacked;
-	const char		*tasks[2];	/* task's: "task_newtask", ... */
+	const char		*tasks[2];	/* task_newtask, task_rename */
 	size_t			 ntasks;
 };
 

@@ -20,6 +20,15 @@
 #include "tool_options.h"
 #include "tool_output.h"
 
+/* Nothing to report: said in one line, the source closed first. */
+static void __attribute__((noreturn))
+no_kmem_events(struct kmem_stats *st, struct kt_source *src, const char *path)
+{
+	kmem_stats_free(st);
+	kt_source_close(src);
+	errx(1, "%s: holds no kmem events: nothing to report", path);
+}
+
 static const char report_usage[] =
     "usage: kmemtrace report [--caller] [--alloc] [--cache] [--page]\n"
     "                        [-s key[,key...]] [-l lines] [-p pid[,pid...]]\n"
@@ -398,7 +407,7 @@ outstanding_report(const char *path, enum tool_style style,
 	page = src.formats_recorded ? st.events.have_page :
 	    st.totals.page_events > 0;
 	if (!slab && !page)
-		errx(1, "%s: holds no kmem events: nothing to report", path);
+		no_kmem_events(&st, &src, path);
 	if (!o->pages && !slab && page && o->ncaches == 0)
 		o->pages = true;
 	if (o->pages && !page)
@@ -576,7 +585,7 @@ kmemtrace_report(int argc, char *argv[])
 	page = src.formats_recorded ? st.events.have_page :
 	    st.totals.page_events > 0;
 	if (!slab && !page)
-		errx(1, "%s: holds no kmem events: nothing to report", path);
+		no_kmem_events(&st, &src, path);
 	/* A page-only recording's default table is the page one. */
 	if (!any && !slab)
 		want[TABLE_CALLER] = false, want[TABLE_PAGE] = true;

@@ -194,7 +194,8 @@ _memstat_kvm_image_load(struct memstat_kvm *kvm, FILE *f,
 			unsigned char *p;
 
 			cap = cap ? cap * 2 : (size_t)16 << 20;
-			if (cap > MAX_IMAGE || (p = realloc(file, cap)) == NULL) {
+			if (cap > MAX_IMAGE ||
+			    (p = realloc(file, cap)) == NULL) {
 				_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 				    "%s: larger than any kernel image",
 				    kvm->system);

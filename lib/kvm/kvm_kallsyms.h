@@ -15,7 +15,7 @@ struct kallsyms_tables {
 	uint64_t	 token_index;	/* 256 u16 */
 	uint64_t	 offsets;	/* num_syms s32 */
 	uint64_t	 relative_base;	/* a u64; 0 since 7.0 (slot-relative) */
-	bool		 long_names;	/* lengths of 128 tokens or more (6.1) */
+	bool		 long_names;	/* 2-byte lengths of big names (6.1) */
 };
 
 /*

@@ -1,7 +1,8 @@
 /*
  * kvm_kallsyms_find.c: the kallsyms tables of a kernel before 6.0, whose
- * VMCOREINFO names none, found in its memory by their structure.  They
- * are still there: scripts/kallsyms.c wrote them into the kernel's
+ * VMCOREINFO names none, found by their structure in its memory (a
+ * dump's, or the image of a vmlinuz named by -N: struct kallsyms_memory).
+ * They are still there: scripts/kallsyms.c wrote them into the kernel's
  * read-only data, one after the other, each 8-byte aligned:
  *
  *	kallsyms_offsets	s32[num], one per symbol, sorted by address
@@ -21,7 +22,9 @@
  * run's end, the count after the base, every marker against the names
  * walked, every token index against the token table.  A candidate that
  * fails any link is passed over, and the sampling goes on.  The same
- * structure is what vmlinux-to-elf finds in kernel images.
+ * structure is what vmlinux-to-elf finds in kernel images.  Later kernels
+ * write the offsets after the token index; their VMCOREINFO names every
+ * table (6.0 and later), so nothing needs finding there.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -89,7 +92,8 @@ continues(int32_t a, int32_t b, int dir)
  * the first value that does not continue it.
  */
 static int
-run_end(const struct kallsyms_memory *mem, uint64_t page, int dir, uint64_t *end)
+run_end(const struct kallsyms_memory *mem, uint64_t page, int dir,
+    uint64_t *end)
 {
 	int32_t v[PAGE / 4], last;
 	uint64_t at = page;
@@ -211,8 +215,8 @@ out:
 
 /* The markers at addr, of esize bytes each, are marks. */
 static bool
-markers_match(const struct kallsyms_memory *mem, uint64_t addr, const uint64_t *marks,
-    uint32_t nmarks, unsigned esize)
+markers_match(const struct kallsyms_memory *mem, uint64_t addr,
+    const uint64_t *marks, uint32_t nmarks, unsigned esize)
 {
 	uint64_t v;
 	uint32_t v32;
@@ -287,7 +291,8 @@ tables_after(const struct kallsyms_memory *mem, uint64_t page, uint64_t end,
 			continue;
 		marker_at = ALIGN8(names_end);
 		for (unsigned esize = 4; esize <= 8 && rc != 0; esize += 4) {
-			if (!markers_match(mem, marker_at, marks, nmarks, esize))
+			if (!markers_match(mem, marker_at, marks, nmarks,
+			    esize))
 				continue;
 			t->token_table = ALIGN8(marker_at +
 			    (uint64_t)nmarks * esize);
