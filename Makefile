@@ -91,7 +91,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check bench bench-dump soak kcore-check kernel-matrix minbase-check fixtures fixtures-expect install clean \
+.PHONY: all deps run check check-run bench bench-dump soak kcore-check kernel-matrix minbase-check fixtures fixtures-expect install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -169,7 +169,12 @@ bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 run: all
 	@vmstat-z/vmstat-z
 
-check: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
+# What the tests need first (ensure-deps check), then what they run.
+check:
+	@./scripts/ensure-deps check
+	@$(MAKE) --no-print-directory check-run
+
+check-run: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
 	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed
 	@sh tests/run-tests
@@ -177,7 +182,10 @@ check: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCOD
 bench/runcmd: bench/runcmd.c bench/timing.o
 	$(CC) $(ALL_CFLAGS) -o $@ $< bench/timing.o $(LDFLAGS)
 
+# The peers the benchmarks measure against: procps (vmstat -m, slabtop),
+# linux-perf (perf kmem, perf stat).
 bench: all $(BENCHES) bench/runcmd tests/kmemload
+	@./scripts/ensure-deps procps linux-perf
 	@sh bench/run-bench
 
 # The core-image benchmark on a full-size dump: boots a QEMU guest (it says
@@ -249,8 +257,8 @@ clean:
 	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
-	    fuzz/kvm_seed fuzz/tools.h
-	rm -rf fuzz/replay fuzz/replay-obj
+	    fuzz/kvm_seed fuzz/tools.h $(KVCORE) $(KALLSYMS)
+	rm -rf fuzz/replay fuzz/replay-obj tests/.peers
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=malloc -Wl,--wrap=realloc
