@@ -14,6 +14,18 @@
 
 #include "model/memstat_internal.h"
 
+/*
+ * An ELF core's bounds, the same for the header checks (kvm_headers.c)
+ * and the segment reader: program headers a dump may have (QEMU's paging
+ * dumps have one per run of mapped pages, 65,000 for a 256 MiB guest,
+ * about a million for 4 GiB; they must also fit in the file), how many
+ * are read at once, and the bytes of notes read in all, more than any
+ * kernel's.
+ */
+#define MAX_PHDRS	(1u << 24)
+#define PHDR_BATCH	512
+#define MAX_NOTES	(1u << 20)
+
 struct btf;
 struct kvm_symtab;
 struct memstat_kvm;

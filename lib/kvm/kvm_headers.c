@@ -80,15 +80,6 @@ check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
 	return (0);
 }
 
-/*
- * Program headers a dump may have: QEMU's paging dumps have one per run of
- * mapped pages, 65,000 for a 256 MiB guest, about a million for 4 GiB.
- */
-#define MAX_PHDRS	(1u << 24)
-/* Program headers read at once. */
-#define PHDR_BATCH	512
-/* Bytes of notes read in all: more than any kernel's. */
-#define MAX_NOTES	(1u << 20)
 
 /* A PT_NOTE's notes, each with a name, each within the segment. */
 static int

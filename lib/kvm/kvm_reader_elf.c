@@ -22,15 +22,6 @@
 
 #include "kvm/kvm_readers.h"
 
-/* Bytes of PT_NOTE read in all: more than any kernel's notes. */
-#define MAX_NOTES	(1u << 20)
-/*
- * Program headers taken: a 4 GiB guest's paging dump has about a million;
- * the headers must also fit in the file (kvm_headers.c).
- */
-#define MAX_PHDRS	(1u << 24)
-/* Program headers read at once. */
-#define PHDR_BATCH	512
 /* procfs's f_type (linux/magic.h). */
 #define PROC_SUPER_MAGIC	0x9fa0
 /* Kernel virtual addresses have the top bit set (x86-64, arm64, ...). */

@@ -46,31 +46,28 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		W("kmem_cache", "list", cache_list),
 		W("kmem_cache", "name", cache_name),
 		W("kmem_cache", "size", cache_size),
-		W("kmem_cache", "oo", cache_oo),
 		W("kmem_cache_node", "nr_partial", node_nr_partial),
 		W("kmem_cache_node", "partial", node_partial),
 		W("kmem_cache_node", "nr_slabs", node_nr_slabs),
-		W("kmem_cache_node", "total_objects", node_total_objects),
 		W("list_head", "next", list_next),
 		W("list_head", "prev", list_prev),
 #undef W
 	};
 
 	const char *slab;
-	struct kvm_member m;
 
 	/*
 	 * Outside what memstat reads: SLAB's and SLOB's caches (gone in
 	 * 6.8), and a SLUB kernel without CONFIG_SLUB_DEBUG, which counts no
 	 * slabs or objects per node.
 	 */
-	if (_memstat_kvm_member(kvm, "kmem_cache", "oo", &m) != 0)
+	if (_memstat_kvm_member(kvm, "kmem_cache", "oo", &l->cache_oo) != 0)
 		return (kvm->btf == NULL ? -1 :
 		    _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "the "
 		    "kernel's caches are not SLUB's (no kmem_cache.oo): "
 		    "memstat reads SLUB kernels, every kernel since 6.8"));
 	if (_memstat_kvm_member(kvm, "kmem_cache_node", "total_objects",
-	    &m) != 0)
+	    &l->node_total_objects) != 0)
 		return (kvm->btf == NULL ? -1 :
 		    _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "a SLUB "
 		    "kernel built without CONFIG_SLUB_DEBUG (no "
@@ -85,10 +82,14 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	 * A slab is a struct slab since 5.17; before, its fields are members
 	 * of struct page.  Whichever has slab_list is the one.
 	 */
-	slab = _memstat_kvm_member(kvm, "slab", "slab_list", &l->slab_list) ==
-	    0 ? "slab" : "page";
-	if (_memstat_kvm_member(kvm, slab, "slab_list", &l->slab_list) != 0 ||
-	    _memstat_kvm_member(kvm, slab, "inuse", &l->slab_inuse) != 0 ||
+	if (_memstat_kvm_member(kvm, "slab", "slab_list", &l->slab_list) == 0)
+		slab = "slab";
+	else if (_memstat_kvm_member(kvm, "page", "slab_list",
+	    &l->slab_list) == 0)
+		slab = "page";
+	else
+		return (-1);
+	if (_memstat_kvm_member(kvm, slab, "inuse", &l->slab_inuse) != 0 ||
 	    _memstat_kvm_member(kvm, slab, "objects", &l->slab_objects) != 0)
 		return (-1);
 	return (_memstat_kvm_pointer_array(kvm, "kmem_cache",
