@@ -121,6 +121,33 @@ read_file(struct tool_source *src, const char *file, const char *first,
 	return (0);
 }
 
+/*
+ * A limit's file, "min pressure max" in pages: 0, TOOL_ABSENT, or -1 with
+ * e set.
+ */
+static int
+read_limit(struct tool_source *src, const char *file, uint64_t *pressure,
+    uint64_t *limit, struct tool_error *e)
+{
+	char *buf, *fields[4], *save, path[4096];
+	size_t n = 0;
+	int rc;
+
+	if ((rc = tool_source_text(src, file, &buf, e)) != 0)
+		return (rc);
+	for (char *f = strtok_r(buf, " \t\n", &save); f != NULL && n < 4;
+	    f = strtok_r(NULL, " \t\n", &save))
+		fields[n++] = f;
+	rc = n == 3 && parse_u64(fields[1], pressure) &&
+	    parse_u64(fields[2], limit) ? 0 : -1;
+	free(buf);
+	if (rc != 0)
+		return (tool_error_set(e, MEMSTAT_ERROR_DATAERROR, "%s: %s",
+		    tool_source_file_path(src, file, path, sizeof(path)),
+		    memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
+	return (0);
+}
+
 int
 sockstat_read(struct tool_source *src, struct sockstat *ss,
     struct tool_error *e)
@@ -135,5 +162,12 @@ sockstat_read(struct tool_source *src, struct sockstat *ss,
 		return (rc);
 	ss->has_ipv6 = rc == 0;
 	ss->pagesize = tool_source_pagesize(src);
+	if ((rc = read_limit(src, "proc/sys/net/ipv4/tcp_mem", &ss->tcp_pressure,
+	    &ss->tcp_limit, e)) < 0)
+		return (rc);
+	if (rc == 0 && (rc = read_limit(src, "proc/sys/net/ipv4/udp_mem",
+	    &ss->udp_pressure, &ss->udp_limit, e)) < 0)
+		return (rc);
+	ss->has_limits = rc == 0;
 	return (0);
 }

@@ -25,12 +25,20 @@ struct sockstat {
 	uint64_t	 tcp6_inuse, udp6_inuse, udplite6_inuse, raw6_inuse;
 	uint64_t	 frag6_inuse, frag6_memory;
 	uint64_t	 pagesize;
+	/*
+	 * The socket buffer limits, in pages, from proc/sys/net/ipv4's
+	 * tcp_mem and udp_mem ("min pressure max"): above pressure the kernel
+	 * moderates the buffers, at max it refuses them.
+	 */
+	bool		 has_limits;
+	uint64_t	 tcp_pressure, tcp_limit, udp_pressure, udp_limit;
 };
 
 /*
  * 0, TOOL_ABSENT (no sockstat in the source), or -1 with e set.  A source
  * without sockstat6 (an older capture, a kernel without IPv6) has IPv4's
- * counts only: has_ipv6 is false.
+ * counts only: has_ipv6 is false; one without both limits' files (a
+ * capture older than them) has no limits: has_limits is false.
  */
 int	sockstat_read(struct tool_source *src, struct sockstat *ss,
 	    struct tool_error *e);
