@@ -4,6 +4,7 @@
 
 VERSION	 = 0.1.0
 PREFIX	?= /usr/local
+LIBDIR	?= $(PREFIX)/lib
 DESTDIR	?=
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -21,6 +22,11 @@ JSON_LIBS   = $(shell pkg-config --libs json-c)
 # libzstd and zlib decompress a vmlinuz named by -N.
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
 KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -llzma -lzstd -Wl,-Bdynamic -ldl
+# A distribution's package links them shared (Debian's policy allows no
+# copies of a library inside a program): STATIC_KVM=0.
+ifeq ($(STATIC_KVM),0)
+KVM_LIBS   = -lbpf -lelf -lz -llzma -lzstd -ldl
+endif
 # The time half (kmemtrace): tracefs, the ring buffer's pages and formats,
 # trace.dat.  Only kmemtrace links them.
 TRACE_CFLAGS = $(shell pkg-config --cflags libtracefs libtraceevent libtracecmd)
@@ -32,11 +38,11 @@ kmemtrace_LIBS   = $(TRACE_LIBS)
 WARN	 = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
 # The library needs libbsd and the core-image parts; the tool layer and the
 # tools json-c, and of the library only its public header.
-LIB_CFLAGS  = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(KVM_CFLAGS) -Ilib
-TOOL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib -Itool \
+LIB_CFLAGS  = $(WARN) $(CPPFLAGS) $(CFLAGS) $(BSD_CFLAGS) $(KVM_CFLAGS) -Ilib
+TOOL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) -Ilib -Itool \
 	      -DMEMSTAT_VERSION='"$(VERSION)"'
 # Tests, benchmarks and fuzz targets reach into both.
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) \
+ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) $(BSD_CFLAGS) $(JSON_CFLAGS) $(KVM_CFLAGS) \
 	     $(TRACE_CFLAGS) -Ilib -Itool
 
 ifeq ($(SANITIZE),1)
@@ -91,7 +97,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: all deps run check check-run bench bench-dump soak kcore-check kernel-matrix minbase-check fixtures fixtures-expect install clean \
+.PHONY: all deps run check check-run bench bench-dump soak kcore-check kernel-matrix minbase-check fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -238,17 +244,27 @@ fixtures: $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload all
 fixtures-expect: $(MTDUMP) $(STREAMTEXT)
 	@sh fixtures/tools/regen && sh fixtures/tools/regen --expect
 
+# The Debian packages memstat and libmemstat-dev, into debs/.
+deb:
+	@sh scripts/make-deb
+
+# The packages checked as Debian checks them (root): lintian, then the
+# autopkgtests of debian/tests with autopkgtest's null runner against the
+# packages installed here; whatever it installed is purged after.
+deb-check: deb
+	@sh tests/deb-check
+
 install: all
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	    libmemstat.pc.in > libmemstat.pc
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' libmemstat.pc.in > libmemstat.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 755 $(TOOLS) scripts/memstat-capture $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(MAN8) $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 644 lib/memstat.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 libmemstat.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 libmemstat.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 644 $(MAN3) $(DESTDIR)$(PREFIX)/share/man/man3/
 
 clean:
@@ -258,7 +274,7 @@ clean:
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/tools.h $(KVCORE) $(KALLSYMS)
-	rm -rf fuzz/replay fuzz/replay-obj tests/.peers
+	rm -rf fuzz/replay fuzz/replay-obj tests/.peers debs
 
 # test_list injects allocation failures into the library.
 tests/test_list: LDFLAGS += -Wl,--wrap=calloc -Wl,--wrap=malloc -Wl,--wrap=realloc
