@@ -52,7 +52,7 @@ CFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS	+= -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 
-# libmemstat: lib/, one folder per source below the model (see README).
+# libmemstat: lib/, one folder per source below the model (see doc/layout.md).
 LIB	 = lib/libmemstat.a
 LIB_SRCS = $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:.c=.o)
@@ -200,7 +200,7 @@ bench-dump: all bench/bench_vmcore
 	@sh bench/bench-dump
 
 # Each report repeating for about twenty minutes (-w 0.01 -c 100000) while
-# its memory and descriptors are sampled: the README's soak table.
+# its memory and descriptors are sampled: doc/fleet.md's soak table.
 soak: all
 	@sh bench/soak
 
@@ -208,7 +208,7 @@ soak: all
 # kernel has none): boots it in QEMU (it says what it installs and
 # downloads first) and removes everything after; .ci/run runs it.
 # Every report on every kernel Debian ships, each booted in QEMU, against
-# the guest's own files; the matrix's fixtures made again; the README's
+# the guest's own files; the matrix's fixtures made again; doc/kernels.md's
 # table (bench/out/kernel-matrix.md, bench/to-readme).
 kernel-matrix: all
 	@sh fixtures/tools/kernel-matrix -f
