@@ -77,15 +77,16 @@ socket_report(const struct lines *out, const struct sockstat *ss)
 	line(out, "K", "bytes of socket buffer memory (TCP/UDP)", 2,
 	    "tcp-memory", (uintmax_t)ss->tcp_mem * ps / 1024,
 	    "udp-memory", (uintmax_t)ss->udp_mem * ps / 1024);
+	/* ps is a uintmax_t: the products are what line() reads. */
 	if (ss->has_limits) {
 		line(out, "K", "bytes of TCP socket buffer memory at "
 		    "pressure/limit", 2,
-		    "tcp-memory-pressure", (uintmax_t)ss->tcp_pressure * ps / 1024,
-		    "tcp-memory-limit", (uintmax_t)ss->tcp_limit * ps / 1024);
+		    "tcp-memory-pressure", ss->tcp_pressure * ps / 1024,
+		    "tcp-memory-limit", ss->tcp_limit * ps / 1024);
 		line(out, "K", "bytes of UDP socket buffer memory at "
 		    "pressure/limit", 2,
-		    "udp-memory-pressure", (uintmax_t)ss->udp_pressure * ps / 1024,
-		    "udp-memory-limit", (uintmax_t)ss->udp_limit * ps / 1024);
+		    "udp-memory-pressure", ss->udp_pressure * ps / 1024,
+		    "udp-memory-limit", ss->udp_limit * ps / 1024);
 	}
 	line(out, "", "IP fragment queues in use", 1, "fragment-queues",
 	    (uintmax_t)(ss->frag_inuse + ss->frag6_inuse));

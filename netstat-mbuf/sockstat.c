@@ -87,6 +87,17 @@ parse_line(struct sockstat *ss, char *line)
 	return (true);
 }
 
+/* -1, with e saying that file is not what the kernel writes. */
+static int
+data_error(struct tool_source *src, const char *file, struct tool_error *e)
+{
+	char path[4096];
+
+	return (tool_error_set(e, MEMSTAT_ERROR_DATAERROR, "%s: %s",
+	    tool_source_file_path(src, file, path, sizeof(path)),
+	    memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
+}
+
 /*
  * One file, whole: 0, TOOL_ABSENT, or -1 with e set.  *first is whether
  * a line starts with first (sockstat's "sockets:"; NULL: no such line).
@@ -95,7 +106,7 @@ static int
 read_file(struct tool_source *src, const char *file, const char *first,
     struct sockstat *ss, struct tool_error *e)
 {
-	char *buf, *line, *nl, path[4096];
+	char *buf, *line, *nl;
 	bool seen = first == NULL;
 	int rc;
 
@@ -114,11 +125,7 @@ read_file(struct tool_source *src, const char *file, const char *first,
 		}
 	}
 	free(buf);
-	if (rc != 0 || !seen)
-		return (tool_error_set(e, MEMSTAT_ERROR_DATAERROR, "%s: %s",
-		    tool_source_file_path(src, file, path, sizeof(path)),
-		    memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
-	return (0);
+	return (rc != 0 || !seen ? data_error(src, file, e) : 0);
 }
 
 /*
@@ -129,7 +136,7 @@ static int
 read_limit(struct tool_source *src, const char *file, uint64_t *pressure,
     uint64_t *limit, struct tool_error *e)
 {
-	char *buf, *fields[4], *save, path[4096];
+	char *buf, *fields[4], *save;
 	size_t n = 0;
 	int rc;
 
@@ -141,11 +148,7 @@ read_limit(struct tool_source *src, const char *file, uint64_t *pressure,
 	rc = n == 3 && parse_u64(fields[1], pressure) &&
 	    parse_u64(fields[2], limit) ? 0 : -1;
 	free(buf);
-	if (rc != 0)
-		return (tool_error_set(e, MEMSTAT_ERROR_DATAERROR, "%s: %s",
-		    tool_source_file_path(src, file, path, sizeof(path)),
-		    memstat_strerror(MEMSTAT_ERROR_DATAERROR)));
-	return (0);
+	return (rc != 0 ? data_error(src, file, e) : 0);
 }
 
 int
@@ -162,8 +165,8 @@ sockstat_read(struct tool_source *src, struct sockstat *ss,
 		return (rc);
 	ss->has_ipv6 = rc == 0;
 	ss->pagesize = tool_source_pagesize(src);
-	if ((rc = read_limit(src, "proc/sys/net/ipv4/tcp_mem", &ss->tcp_pressure,
-	    &ss->tcp_limit, e)) < 0)
+	if ((rc = read_limit(src, "proc/sys/net/ipv4/tcp_mem",
+	    &ss->tcp_pressure, &ss->tcp_limit, e)) < 0)
 		return (rc);
 	if (rc == 0 && (rc = read_limit(src, "proc/sys/net/ipv4/udp_mem",
 	    &ss->udp_pressure, &ss->udp_limit, e)) < 0)
