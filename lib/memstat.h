@@ -165,6 +165,19 @@ uint64_t	 memstat_get_zonefree(const struct memory_type *mtp);
 uint64_t	 memstat_get_kegfree(const struct memory_type *mtp);
 /* Linux: the slabs a cache holds (num_slabs); FreeBSD data has none. */
 uint64_t	 memstat_get_slabs(const struct memory_type *mtp);
+/*
+ * The items callers hold: count less the free items the CPUs keep (Linux
+ * core images and /proc/kcore, from SLUB's per-CPU slabs or sheaves:
+ * crash's ALLOCATED); on FreeBSD data, count.  Unknown for /proc/slabinfo,
+ * which counts the CPUs' free objects as active.
+ */
+uint64_t	 memstat_get_allocated(const struct memory_type *mtp);
+/*
+ * What in a core image stopped a count of this entry (a freelist that
+ * loops, a pointer out of its slab), or NULL: the rest of the entry was
+ * read, the count it names is unknown.
+ */
+const char	*memstat_get_damage(const struct memory_type *mtp);
 uint64_t	 memstat_get_percpu_memalloced(const struct memory_type *mtp,
 		    int cpu);
 uint64_t	 memstat_get_percpu_memfreed(const struct memory_type *mtp,
@@ -200,6 +213,7 @@ uint64_t	 memstat_get_percpu_free(const struct memory_type *mtp,
 #define MEMSTAT_UNKNOWN_XDOMAIN		0x0020
 #define MEMSTAT_UNKNOWN_MEMALLOCED	0x0040	/* memalloced, memfreed */
 #define MEMSTAT_UNKNOWN_SLABS		0x0080
+#define MEMSTAT_UNKNOWN_ALLOCATED	0x0100
 uint32_t	 memstat_get_unknown(const struct memory_type *mtp);
 
 /*

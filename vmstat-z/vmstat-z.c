@@ -4,9 +4,11 @@
  * are FreeBSD's newest formats, byte for byte; Linux fills the same
  * columns, with "-" (JSON null) for what Linux does not count.
  */
+#include <err.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "memstat.h"
 #include "tool_columns.h"
@@ -59,12 +61,23 @@ static const struct tool_column columns[] = {
 	  .unknown = MEMSTAT_UNKNOWN_XDOMAIN,
 	  .metric = "xdomain_frees_total",
 	  .help = "Frees to another NUMA domain" },
-	/* Last: written only when asked for (-a, or Linux JSON). */
-	{ .kind = COLUMN_NAMES, .key = "aliases", .heading = "ALIASES",
-	  .heading_sep = " ", .heading_width = 0, .sep = " ", .width = 0,
-	  .suffix = "", .names = memstat_get_alias },
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
+
+/* Written only when asked for: -A and -a, or Linux JSON. */
+static const struct tool_column allocated_column = {
+	.kind = COLUMN_COUNT, .key = "allocated", .heading = "ALLOCATED",
+	.heading_sep = " ", .heading_width = 9, .sep = ",", .width = 9,
+	.suffix = "", .total = true, .value = memstat_get_allocated,
+	.unknown = MEMSTAT_UNKNOWN_ALLOCATED,
+	.metric = "allocated_items",
+	.help = "Items allocated, less those the CPUs hold free"
+};
+static const struct tool_column aliases_column = {
+	.kind = COLUMN_NAMES, .key = "aliases", .heading = "ALIASES",
+	.heading_sep = " ", .heading_width = 0, .sep = " ", .width = 0,
+	.suffix = "", .names = memstat_get_alias
+};
 
 /* Not in FreeBSD's table, whose format is kept byte for byte. */
 static const struct tool_column prom_more[] = {
@@ -74,9 +87,11 @@ static const struct tool_column prom_more[] = {
 };
 
 static const struct tool_help help = {
-	"vmstat-z [--libxo json[,pretty]] [-aht] [-n name] [-s key]\n"
+	"vmstat-z [--libxo json[,pretty]] [-Aaht] [-n name] [-s key]\n"
 	"                [-w wait [-c count]] [--prometheus file]\n"
 	"                [-M core [-N system] | --replay tree tree ...]",
+	"  -A           also the items really allocated: USED less the free\n"
+	"               items the CPUs hold (core images, /proc/kcore)\n"
 	"  -a           also each merged cache's other names (aliases)\n"
 	"  -h           sizes in human-readable form (4.0K, 1.5M)\n"
 	"  -n name      only zones whose name or an alias matches the glob\n"
@@ -105,6 +120,7 @@ static const struct tool_sort_key sort_keys[] = {
 	{ "free", memstat_get_free },
 	{ "bytes", memstat_get_bytes },
 	{ "requests", memstat_get_numallocs },
+	{ "allocated", memstat_get_allocated },
 	{ NULL, NULL },
 };
 
@@ -130,6 +146,8 @@ static const struct tool_interval interval = {
 
 struct zones {
 	struct tool_table table;
+	struct tool_column cols[NCOLUMNS + 2];
+	bool	 Aflag;
 	bool	 aflag;
 	bool	 json;
 	bool	 prometheus;
@@ -137,28 +155,54 @@ struct zones {
 };
 
 /*
- * Aliases cost a walk of /sys/kernel/slab, so text has them only with -a;
- * Linux JSON always lists them (FreeBSD's has no such key), Prometheus
- * labels them, and -n matches them too.
+ * FreeBSD's columns, then what Linux adds when asked.  Aliases cost a walk
+ * of /sys/kernel/slab, so text has them only with -a; Linux JSON always
+ * lists them and the allocated count (FreeBSD's JSON has neither key),
+ * Prometheus labels the aliases, and -n matches them too.
  */
+static void
+choose_columns(struct zones *z, bool linux_json)
+{
+	z->table.ncols = NCOLUMNS;
+	if (z->Aflag || linux_json)
+		z->cols[z->table.ncols++] = allocated_column;
+	if (z->aflag || linux_json)
+		z->cols[z->table.ncols++] = aliases_column;
+}
+
+/* A count the data stopped (a freelist that loops): its row says "-". */
+static void
+warn_damage(struct memory_type_list *list)
+{
+	struct memory_type *mtp;
+
+	for (mtp = memstat_mtl_first(list); mtp != NULL;
+	    mtp = memstat_mtl_next(mtp))
+		if (memstat_get_damage(mtp) != NULL)
+			warnx("%s: allocated unknown: %s", memstat_get_name(mtp),
+			    memstat_get_damage(mtp));
+}
+
 static void
 query(struct tool_source *src, struct memory_type_list *list, void *arg)
 {
 	struct zones *z = arg;
 	struct tool_error e;
-	bool aliases;
+	bool linux_json;
 	int rc;
 
-	aliases = z->aflag || (z->json && tool_source_linux(src));
-	z->table.ncols = aliases ? NCOLUMNS : NCOLUMNS - 1;
-	rc = tool_source_uma(src, list, aliases || z->names || z->prometheus ?
-	    MEMSTAT_LINUX_ALIASES : 0, &e);
+	linux_json = z->json && tool_source_linux(src);
+	choose_columns(z, linux_json);
+	rc = tool_source_uma(src, list, z->aflag || linux_json || z->names ||
+	    z->prometheus ? MEMSTAT_LINUX_ALIASES : 0, &e);
 	if (rc != 0)
 		memstat_mtl_free(list);
 	if (rc == TOOL_ABSENT)
 		tool_source_absent(src, "uma", "zone statistics");
 	if (rc != 0)
 		tool_query_failed(src, "uma", &e);
+	if (z->Aflag || linux_json)
+		warn_damage(list);
 }
 
 int
@@ -169,7 +213,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool_options opts = { 0 };
-	struct zones z = { .table = { columns, NCOLUMNS - 1,
+	struct zones z = { .table = { z.cols, NCOLUMNS,
 	    "memory-zone-statistics", "zone" } };
 	struct tool_list_report r = { &z.table, &interval, sort_keys, NULL,
 	    "memstat_zone", "zone", prom_more,
@@ -179,10 +223,13 @@ main(int argc, char *argv[])
 	argc = tool_parse_libxo(argc, argv, &opts.style);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS TOOL_ROW_OPTS
-	    "a", longopts, NULL)) != -1) {
+	    "Aa", longopts, NULL)) != -1) {
 		if (tool_common_option(&opts, ch, optarg, argv, &help))
 			continue;
 		switch (ch) {
+		case 'A':
+			z.Aflag = true;
+			break;
 		case 'a':
 			z.aflag = true;
 			break;
@@ -193,5 +240,6 @@ main(int argc, char *argv[])
 	z.prometheus = opts.prometheus != NULL;
 	z.names = opts.nnames > 0;
 	z.json = opts.style != STYLE_TEXT;
+	memcpy(z.cols, columns, sizeof(columns));
 	return (tool_list_report_run(&r, &opts));
 }

@@ -33,6 +33,7 @@ malloc_fill(struct memory_type *mtp, const unsigned char *rec,
 	 */
 	mtp->mt_bytes = mtp->mt_memalloced - mtp->mt_memfreed;
 	mtp->mt_count = mtp->mt_numallocs - mtp->mt_numfrees;
+	mtp->mt_allocated = mtp->mt_count;
 }
 
 static void

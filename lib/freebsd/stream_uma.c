@@ -45,6 +45,7 @@ uma_fill(struct memory_type *mtp, const unsigned char *rec, uint32_t maxcpus,
 	mtp->mt_countlimit = limit;
 	mtp->mt_byteslimit = limit * mtp->mt_size;
 	mtp->mt_count = allocs - frees;
+	mtp->mt_allocated = mtp->mt_count;
 	mtp->mt_zonefree = stream_u32(rec + UTH_ZONE_FREE, swap);
 
 	/*

@@ -212,6 +212,34 @@ _memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
 	return (0);
 }
 
+int
+_memstat_kvm_enum_value(struct memstat_kvm *kvm, const char *name,
+    int64_t *value)
+{
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	const char *ename;
+	uint32_t n;
+
+	if (kvm->btf == NULL && btf_load(kvm) != 0)
+		return (-1);
+	n = btf__type_cnt(kvm->btf);
+	for (uint32_t id = 1; id < n; id++) {
+		if ((t = btf__type_by_id(kvm->btf, id)) == NULL ||
+		    !btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (int i = 0; i < btf_vlen(t); i++, e++)
+			if ((ename = btf__name_by_offset(kvm->btf,
+			    e->name_off)) != NULL && strcmp(ename, name) == 0) {
+				*value = e->val;
+				return (0);
+			}
+	}
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+	    "no enumerator %s in the kernel's BTF", name));
+}
+
 /* Whether t is a pointer to struct target. */
 static bool
 points_to(const struct btf *btf, const struct btf_type *t, const char *target)

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvm/kvm_finders.h"
+#include "kvm/kvm_slub.h"
 #include "linux/linux_tree.h"
 
 #define MAX_CACHES	100000
@@ -31,8 +31,9 @@ struct layout {
 	struct kvm_array cache_node;
 	struct kvm_member cache_list, cache_name, cache_size, cache_oo,
 	    node_nr_partial, node_partial, node_nr_slabs,
-	    node_total_objects, slab_list, slab_inuse, slab_objects,
-	    list_next, list_prev;
+	    node_total_objects, list_next, list_prev;
+	struct slub_slab_layout slab;
+	struct slub_cpu_layout cpu;
 };
 
 static int
@@ -82,35 +83,26 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	 * A slab is a struct slab since 5.17; before, its fields are members
 	 * of struct page.  Whichever has slab_list is the one.
 	 */
-	if (_memstat_kvm_member(kvm, "slab", "slab_list", &l->slab_list) == 0)
+	if (_memstat_kvm_member(kvm, "slab", "slab_list", &l->slab.list) == 0)
 		slab = "slab";
 	else if (_memstat_kvm_member(kvm, "page", "slab_list",
-	    &l->slab_list) == 0)
+	    &l->slab.list) == 0)
 		slab = "page";
 	else
 		return (-1);
-	if (_memstat_kvm_member(kvm, slab, "inuse", &l->slab_inuse) != 0 ||
-	    _memstat_kvm_member(kvm, slab, "objects", &l->slab_objects) != 0)
+	if (_memstat_kvm_member(kvm, slab, "inuse", &l->slab.inuse) != 0 ||
+	    _memstat_kvm_member(kvm, slab, "objects", &l->slab.objects) != 0)
 		return (-1);
-	return (_memstat_kvm_pointer_array(kvm, "kmem_cache",
-	    "kmem_cache_node", &l->cache_node));
-}
-
-/* A member of the struct at base, as an unsigned number of its size. */
-static int
-read_member(struct memstat_kvm *kvm, uint64_t base,
-    const struct kvm_member *m, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (m->size > sizeof(x))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a %" PRIu32 "-byte counter", m->size));
-	if (_memstat_kvm_read(kvm, base + m->offset, &x, m->size) != 0)
+	l->slab.has_next = _memstat_kvm_member(kvm, slab, "next",
+	    &l->slab.next) == 0;
+	if (_memstat_kvm_pointer_array(kvm, "kmem_cache", "kmem_cache_node",
+	    &l->cache_node) != 0)
 		return (-1);
-	if (m->bit_size != 0)
-		x = (x >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
-	*v = x;
+	/*
+	 * Without what counting the CPUs' free objects needs, the allocated
+	 * counts are unknown; slabinfo's numbers are still read.
+	 */
+	(void)_memstat_slub_cpu_layout(kvm, &l->slab, &l->cpu);
 	return (0);
 }
 
@@ -122,7 +114,7 @@ partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
 	uint64_t head = node + l->node_partial.offset, p, slab, inuse, objects;
 	uint64_t steps = 0, free = 0;
 
-	if (read_member(kvm, head, &l->list_next, &p) != 0)
+	if (_memstat_slub_member(kvm, head, &l->list_next, &p) != 0)
 		return (-1);
 	while (p != head) {
 		/* A partial list holds no more slabs than the node has. */
@@ -131,16 +123,16 @@ partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
 			    "partial list of node 0x%" PRIx64 " longer than "
 			    "its %" PRIu64 " slabs (a cycle, or the dump was "
 			    "taken mid-update)", node, nr_slabs));
-		slab = p - l->slab_list.offset;
-		if (read_member(kvm, slab, &l->slab_inuse, &inuse) != 0 ||
-		    read_member(kvm, slab, &l->slab_objects, &objects) != 0)
+		slab = p - l->slab.list.offset;
+		if (_memstat_slub_member(kvm, slab, &l->slab.inuse, &inuse) != 0 ||
+		    _memstat_slub_member(kvm, slab, &l->slab.objects, &objects) != 0)
 			return (-1);
 		if (inuse > objects)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "slab 0x%" PRIx64 ": %" PRIu64 " of %" PRIu64
 			    " objects in use", slab, inuse, objects));
 		free += objects - inuse;
-		if (read_member(kvm, p, &l->list_next, &p) != 0)
+		if (_memstat_slub_member(kvm, p, &l->list_next, &p) != 0)
 			return (-1);
 	}
 	*freep = free;
@@ -155,10 +147,10 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 	uint32_t order, i;
 
 	*r = (struct slab_row){ 0 };
-	if (read_member(kvm, cache, &l->cache_name, &namep) != 0 ||
+	if (_memstat_slub_member(kvm, cache, &l->cache_name, &namep) != 0 ||
 	    _memstat_kvm_read_string(kvm, namep, name, NAME_MAX_LEN) != 0 ||
-	    read_member(kvm, cache, &l->cache_size, &r->objsize) != 0 ||
-	    read_member(kvm, cache, &l->cache_oo, &oo) != 0)
+	    _memstat_slub_member(kvm, cache, &l->cache_size, &r->objsize) != 0 ||
+	    _memstat_slub_member(kvm, cache, &l->cache_oo, &oo) != 0)
 		return (-1);
 	r->objperslab = oo & 0xffff;
 	order = (uint32_t)(oo >> 16);
@@ -172,8 +164,8 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 			return (-1);
 		if (node == 0)
 			continue;
-		if (read_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
-		    read_member(kvm, node, &l->node_total_objects, &total) != 0 ||
+		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
+		    _memstat_slub_member(kvm, node, &l->node_total_objects, &total) != 0 ||
 		    partial_free(kvm, l, node, slabs, &free) != 0)
 			return (-1);
 		if (free > total || __builtin_add_overflow(r->slabs, slabs,
@@ -205,8 +197,8 @@ counts_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 			return (-1);
 		if (node == 0)
 			continue;
-		if (read_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
-		    read_member(kvm, node, &l->node_total_objects, &total) != 0)
+		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
+		    _memstat_slub_member(kvm, node, &l->node_total_objects, &total) != 0)
 			return (-1);
 		sum_slabs += slabs;
 		sum_total += total;
@@ -245,6 +237,58 @@ cache_row_held(struct memstat_kvm *kvm, const struct layout *l,
 }
 
 /*
+ * A cache's allocated objects: its active ones less those the CPUs hold
+ * free.  What in the dump stopped the count goes into damage (the rest of
+ * the row stands); on the live kernel, whose per-CPU lists move under the
+ * walk, only after as many tries as a row gets.
+ */
+static void
+cache_allocated(struct memstat_kvm *kvm, const struct layout *l,
+    uint64_t cache, uint32_t nr_nodes, struct slab_row *r, char *damage)
+{
+	uint64_t free;
+	int tries = 0;
+
+	damage[0] = '\0';
+	if (!l->cpu.ok)
+		return;
+	do {
+		if (_memstat_slub_cpu_free(kvm, &l->slab, &l->cpu, cache,
+		    nr_nodes, r->slabs, &free) == 0) {
+			if (free <= r->active) {
+				r->has_allocated = true;
+				r->allocated = r->active - free;
+				return;
+			}
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "the "
+			    "CPUs hold %" PRIu64 " free objects of its %"
+			    PRIu64 " active", free, r->active);
+		}
+	} while (_memstat_kvm_again(kvm, &tries));
+	snprintf(damage, MEMSTAT_ERRLEN, "%s", kvm->err.msg);
+}
+
+/* Append s and its NUL to the names buffer: its offset, or -1. */
+static int
+names_add(char **names, size_t *used, size_t *cap, const char *s,
+    size_t *at)
+{
+	size_t len = strlen(s) + 1;
+	char *p;
+
+	if (*cap - *used < len) {
+		*cap = *cap ? *cap * 2 : 16384;
+		if ((p = realloc(*names, *cap)) == NULL)
+			return (-1);
+		*names = p;
+	}
+	memcpy(*names + *used, s, len);
+	*at = *used;
+	*used += len;
+	return (0);
+}
+
+/*
  * Every cache of slab_caches, in list order (= /proc/slabinfo's), once:
  * 0, -1, or LIST_MOVED.  On the live kernel each step checks that the
  * next entry still points back at this one: else the list changed under
@@ -257,14 +301,14 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 {
 	const struct layout l = *lp;
 	uint64_t e, back, here;
-	size_t cap = 0, namelen;
-	struct slab_row *rows;
-	char name[NAME_MAX_LEN], *names = NULL, *p;
+	size_t cap = 0, at;
+	struct slab_row *rows, *r;
+	char name[NAME_MAX_LEN], damage[MEMSTAT_ERRLEN], *names = NULL;
 	size_t used = 0, namecap = 0;
 	bool moved = false;
 
 	*si = (struct slabinfo){ 0 };
-	if (read_member(kvm, head, &l.list_next, &e) != 0)
+	if (_memstat_slub_member(kvm, head, &l.list_next, &e) != 0)
 		return (-1);
 	while (e != head) {
 		if (si->nrows == MAX_CACHES) {
@@ -283,21 +327,27 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 		if (cache_row_held(kvm, &l, e - l.cache_list.offset,
 		    (uint32_t)nr_node_ids, &si->rows[si->nrows], name) != 0)
 			goto fail;
-		/* Names go in one buffer; rows point into it at the end. */
-		namelen = strlen(name) + 1;
-		if (namecap - used < namelen) {
-			namecap = namecap ? namecap * 2 : 16384;
-			if ((p = realloc(names, namecap)) == NULL)
+		/*
+		 * Names and damage go in one buffer; rows point into it at
+		 * the end (damage 0 is none: a name comes first).
+		 */
+		r = &si->rows[si->nrows];
+		cache_allocated(kvm, &l, e - l.cache_list.offset,
+		    (uint32_t)nr_node_ids, r, damage);
+		if (names_add(&names, &used, &namecap, name, &at) != 0)
+			goto nomem;
+		r->name = (const char *)(uintptr_t)at;
+		if (damage[0] != '\0') {
+			if (names_add(&names, &used, &namecap, damage,
+			    &at) != 0)
 				goto nomem;
-			names = p;
+			r->damage = (const char *)(uintptr_t)at;
 		}
-		memcpy(names + used, name, namelen);
-		si->rows[si->nrows++].name = (const char *)(uintptr_t)used;
-		used += namelen;
+		si->nrows++;
 		here = e;
-		if (read_member(kvm, here, &l.list_next, &e) != 0)
+		if (_memstat_slub_member(kvm, here, &l.list_next, &e) != 0)
 			goto fail;
-		if (kvm->live && (read_member(kvm, e, &l.list_prev, &back) !=
+		if (kvm->live && (_memstat_slub_member(kvm, e, &l.list_prev, &back) !=
 		    0 || back != here)) {
 			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "slab_caches changed under the walk");
@@ -305,8 +355,12 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 			goto fail;
 		}
 	}
-	for (size_t i = 0; i < si->nrows; i++)
-		si->rows[i].name = names + (uintptr_t)si->rows[i].name;
+	for (size_t i = 0; i < si->nrows; i++) {
+		r = &si->rows[i];
+		r->name = names + (uintptr_t)r->name;
+		if (r->damage != NULL)
+			r->damage = names + (uintptr_t)r->damage;
+	}
 	si->buf = names;
 	return (0);
 nomem:
@@ -319,16 +373,15 @@ fail:
 }
 
 static int
-slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
+slub_walk_caches(struct memstat_kvm *kvm, const struct layout *lp,
+    struct slabinfo *si)
 {
+	const struct layout l = *lp;
 	uint64_t head, e, nr_node_ids = 1;
 	uint32_t nodes32;
-	struct layout l;
 	int rc, tries = 0;
 
-	*si = (struct slabinfo){ 0 };
-	if (layout_load(kvm, &l) != 0 ||
-	    _memstat_kvm_symbol(kvm, "slab_caches", &head) != 0)
+	if (_memstat_kvm_symbol(kvm, "slab_caches", &head) != 0)
 		return (-1);
 	/* Without NUMA the kernel has no nr_node_ids: one node. */
 	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &e) == 0) {
@@ -349,6 +402,20 @@ slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
 			return (-1);
 		}
 	return (0);
+}
+
+static int
+slub_walk(struct memstat_kvm *kvm, struct slabinfo *si)
+{
+	struct layout l;
+	int rc;
+
+	*si = (struct slabinfo){ 0 };
+	if (layout_load(kvm, &l) != 0)
+		return (-1);
+	rc = slub_walk_caches(kvm, &l, si);
+	_memstat_slub_cpu_layout_free(&l.cpu);
+	return (rc);
 }
 
 /*
@@ -372,19 +439,44 @@ walk_failed(struct memory_type_list *list, const struct memstat_err *e)
  * and kmalloc families are the same caches.  A failed query leaves its
  * code and message on the list and on the handle, and the list as it was.
  */
+/* The aliases of si's rows, from the image's /sys/kernel/slab. */
+static int
+aliases_of(struct memstat_kvm *kvm, const struct slabinfo *si,
+    struct slab_aliases **sap)
+{
+	int error;
+
+	if ((*sap = _memstat_slab_aliases_new()) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	if (_memstat_kvm_slab_links(kvm, *sap) != 0)
+		return (-1);
+	if ((error = _memstat_slab_aliases_group(*sap, si)) != 0)
+		return (_memstat_kvm_fail(kvm, error, "/sys/kernel/slab's "
+		    "links"));
+	return (0);
+}
+
 static int
 kvm_query(struct memory_type_list *list, struct memstat_kvm *kvm, bool uma,
     bool kmalloc)
 {
+	struct slab_aliases *sa = NULL;
 	struct slabinfo si;
 	int rc = 0;
 
 	if (slub_walk(kvm, &si) != 0)
 		return (walk_failed(list, &kvm->err));
+	if (uma && aliases_of(kvm, &si, &sa) != 0) {
+		_memstat_slab_aliases_free(sa);
+		_memstat_slabinfo_free(&si);
+		return (walk_failed(list, &kvm->err));
+	}
 	if (kmalloc)
 		rc = _memstat_kmalloc_families(list, &si);
 	if (rc == 0 && uma)
-		rc = _memstat_slab_fill(list, &si, NULL);
+		rc = _memstat_slab_fill(list, &si, sa);
+	_memstat_slab_aliases_free(sa);
 	_memstat_slabinfo_free(&si);
 	if (rc != 0) {
 		_memstat_kvm_fail(kvm, memstat_mtl_geterror(list),

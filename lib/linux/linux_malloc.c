@@ -15,7 +15,8 @@
 /* Linux keeps none of these for a malloc type. */
 #define MALLOC_UNKNOWN	(MEMSTAT_UNKNOWN_LIMIT | MEMSTAT_UNKNOWN_FAILURES | \
 			 MEMSTAT_UNKNOWN_SLEEPS | MEMSTAT_UNKNOWN_XDOMAIN | \
-			 MEMSTAT_UNKNOWN_MEMALLOCED | MEMSTAT_UNKNOWN_SLABS)
+			 MEMSTAT_UNKNOWN_MEMALLOCED | MEMSTAT_UNKNOWN_SLABS | \
+			 MEMSTAT_UNKNOWN_ALLOCATED)
 
 /* --- /proc/allocinfo ---------------------------------------------------- */
 

@@ -108,6 +108,8 @@ struct row_alias {
 struct slab_aliases {
 	char		**strings;	/* every name read, to free */
 	size_t		 nstrings;
+	struct link	*links;		/* every link read */
+	size_t		 nlinks, cap;
 	struct row_alias *pairs;	/* sorted by row, then name */
 	size_t		 npairs;
 	size_t		*first;		/* per row: its first pair */
@@ -196,13 +198,46 @@ keep(struct slab_aliases *sa, const char *s)
 	return (copy);
 }
 
+struct slab_aliases *
+_memstat_slab_aliases_new(void)
+{
+	return (calloc(1, sizeof(struct slab_aliases)));
+}
+
+int
+_memstat_slab_aliases_link(struct slab_aliases *sa, const char *name,
+    const char *target)
+{
+	struct link *lp;
+	char **sp;
+
+	if (!component_ok(name) || !component_ok(target))
+		return (0);
+	if (sa->nlinks == MAX_ENTRIES)
+		return (MEMSTAT_ERROR_DATAERROR);
+	if (sa->nlinks == sa->cap) {
+		sa->cap = sa->cap ? sa->cap * 2 : 256;
+		if ((lp = reallocarray(sa->links, sa->cap,
+		    sizeof(*sa->links))) != NULL)
+			sa->links = lp;
+		if ((sp = reallocarray(sa->strings, sa->cap * 2,
+		    sizeof(*sa->strings))) != NULL)
+			sa->strings = sp;
+		if (lp == NULL || sp == NULL)
+			return (MEMSTAT_ERROR_NOMEMORY);
+	}
+	lp = &sa->links[sa->nlinks];
+	if ((lp->name = keep(sa, name)) == NULL ||
+	    (lp->target = keep(sa, target)) == NULL)
+		return (MEMSTAT_ERROR_NOMEMORY);
+	sa->nlinks++;
+	return (0);
+}
+
 /* Every symlink of the slab directory, with the last part of its target. */
 static int
-read_links(int rootfd, struct slab_aliases *sa, struct link **linksp,
-    size_t *nlinksp)
+read_links(int rootfd, struct slab_aliases *sa)
 {
-	struct link *links = NULL, *lp;
-	size_t nlinks = 0, cap = 0;
 	char target[PATH_MAX];
 	const char *base;
 	struct dirent *de;
@@ -210,10 +245,7 @@ read_links(int rootfd, struct slab_aliases *sa, struct link **linksp,
 	ssize_t n;
 	DIR *dir;
 	int fd, error = 0;
-	char **sp;
 
-	*linksp = NULL;
-	*nlinksp = 0;
 	fd = openat(rootfd, SLAB_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd == -1)
 		return (errno == ENOENT ? 0 : _memstat_linux_error(errno));
@@ -221,7 +253,7 @@ read_links(int rootfd, struct slab_aliases *sa, struct link **linksp,
 		close(fd);
 		return (MEMSTAT_ERROR_NOMEMORY);
 	}
-	while ((de = readdir(dir)) != NULL) {
+	while (error == 0 && (de = readdir(dir)) != NULL) {
 		if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
 			continue;
 		if (de->d_type == DT_UNKNOWN &&
@@ -234,42 +266,10 @@ read_links(int rootfd, struct slab_aliases *sa, struct link **linksp,
 		target[n] = '\0';
 		base = strrchr(target, '/');
 		base = base != NULL ? base + 1 : target;
-		if (!component_ok(base))
-			continue;
-		if (nlinks == MAX_ENTRIES) {
-			error = MEMSTAT_ERROR_DATAERROR;
-			break;
-		}
-		if (nlinks == cap) {
-			cap = cap ? cap * 2 : 256;
-			lp = reallocarray(links, cap, sizeof(*links));
-			sp = reallocarray(sa->strings, cap * 2,
-			    sizeof(*sa->strings));
-			if (lp != NULL)
-				links = lp;
-			if (sp != NULL)
-				sa->strings = sp;
-			if (lp == NULL || sp == NULL) {
-				error = MEMSTAT_ERROR_NOMEMORY;
-				break;
-			}
-		}
-		links[nlinks].name = keep(sa, de->d_name);
-		links[nlinks].target = keep(sa, base);
-		if (links[nlinks].name == NULL || links[nlinks].target == NULL) {
-			error = MEMSTAT_ERROR_NOMEMORY;
-			break;
-		}
-		nlinks++;
+		error = _memstat_slab_aliases_link(sa, de->d_name, base);
 	}
 	closedir(dir);
-	if (error != 0) {
-		free(links);
-		return (error);
-	}
-	*linksp = links;
-	*nlinksp = nlinks;
-	return (0);
+	return (error);
 }
 
 /*
@@ -280,10 +280,10 @@ read_links(int rootfd, struct slab_aliases *sa, struct link **linksp,
  * (stale, or to caches the tree no longer has) name nothing.
  */
 static int
-group_links(struct slab_aliases *sa, const struct row_index *ri,
-    struct link *links, size_t nlinks)
+group_links(struct slab_aliases *sa, const struct row_index *ri)
 {
-	size_t i, j, k, row;
+	struct link *links = sa->links;
+	size_t nlinks = sa->nlinks, i, j, k, row;
 
 	if (nlinks != 0)
 		qsort(links, nlinks, sizeof(*links), cmp_link);
@@ -317,25 +317,32 @@ group_links(struct slab_aliases *sa, const struct row_index *ri,
 }
 
 int
+_memstat_slab_aliases_group(struct slab_aliases *sa,
+    const struct slabinfo *si)
+{
+	struct row_index ri = { 0 };
+	int error;
+
+	if (!row_index_init(&ri, si))
+		return (MEMSTAT_ERROR_NOMEMORY);
+	error = group_links(sa, &ri);
+	free(ri.v);
+	return (error);
+}
+
+int
 _memstat_slab_aliases_read(int rootfd, const struct slabinfo *si,
     struct slab_aliases **sap)
 {
 	struct slab_aliases *sa;
-	struct row_index ri = { 0 };
-	struct link *links = NULL;
-	size_t nlinks;
 	int error;
 
 	*sap = NULL;
-	if ((sa = calloc(1, sizeof(*sa))) == NULL)
+	if ((sa = _memstat_slab_aliases_new()) == NULL)
 		return (MEMSTAT_ERROR_NOMEMORY);
-	error = read_links(rootfd, sa, &links, &nlinks);
-	if (error == 0 && !row_index_init(&ri, si))
-		error = MEMSTAT_ERROR_NOMEMORY;
+	error = read_links(rootfd, sa);
 	if (error == 0)
-		error = group_links(sa, &ri, links, nlinks);
-	free(ri.v);
-	free(links);
+		error = _memstat_slab_aliases_group(sa, si);
 	if (error != 0) {
 		_memstat_slab_aliases_free(sa);
 		return (error);
@@ -375,6 +382,7 @@ _memstat_slab_aliases_free(struct slab_aliases *sa)
 	for (size_t i = 0; i < sa->nstrings; i++)
 		free(sa->strings[i]);
 	free(sa->strings);
+	free(sa->links);
 	free(sa->pairs);
 	free(sa->first);
 	free(sa);

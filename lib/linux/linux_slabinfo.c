@@ -149,7 +149,7 @@ _memstat_slabinfo_free(struct slabinfo *si)
 			 MEMSTAT_UNKNOWN_SLEEPS | MEMSTAT_UNKNOWN_XDOMAIN | \
 			 MEMSTAT_UNKNOWN_MEMALLOCED)
 
-static void
+static int
 slab_fill(struct memory_type *mtp, const struct slab_row *r)
 {
 	mtp->mt_size = r->objsize;
@@ -166,6 +166,13 @@ slab_fill(struct memory_type *mtp, const struct slab_row *r)
 	} else
 		mtp->mt_unknown |= MEMSTAT_UNKNOWN_NUMALLOCS |
 		    MEMSTAT_UNKNOWN_NUMFREES;
+	if (r->has_allocated)
+		mtp->mt_allocated = r->allocated;
+	else
+		mtp->mt_unknown |= MEMSTAT_UNKNOWN_ALLOCATED;
+	if (r->damage != NULL && (mtp->mt_damage = strdup(r->damage)) == NULL)
+		return (-1);
+	return (0);
 }
 
 int
@@ -184,10 +191,10 @@ _memstat_slab_fill(struct memory_type_list *list, const struct slabinfo *si,
 		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, si->rows[i].name,
 		    0);
 		if (mtp == NULL ||
-		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0))
+		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0) ||
+		    slab_fill(mtp, &si->rows[i]) != 0)
 			return (_memstat_mtl_fail_empty(list,
 			    MEMSTAT_ERROR_NOMEMORY));
-		slab_fill(mtp, &si->rows[i]);
 	}
 	_memstat_err_code(&list->mtl_err, MEMSTAT_ERROR_UNDEFINED);
 	return (0);

@@ -41,6 +41,14 @@ struct slab_row {
 	bool		 has_stats;
 	uint64_t	 allocs;
 	uint64_t	 frees;
+	/*
+	 * Core images: active less the objects the CPUs hold free, when
+	 * has_allocated; else damage may say what in the dump stopped the
+	 * count (into the names buffer, as name).
+	 */
+	bool		 has_allocated;
+	uint64_t	 allocated;
+	const char	*damage;
 };
 
 struct slabinfo {
@@ -68,6 +76,16 @@ void	_memstat_slab_stats(int rootfd, struct slabinfo *si);
 struct slab_aliases;
 int	_memstat_slab_aliases_read(int rootfd, const struct slabinfo *si,
 	    struct slab_aliases **sap);
+/*
+ * The same from links found elsewhere (a core image's kernfs): a link
+ * named name to a directory named target (its last component) at a time,
+ * then grouped against si's rows.  0 or a MEMSTAT_ERROR_*.
+ */
+struct slab_aliases *_memstat_slab_aliases_new(void);
+int	_memstat_slab_aliases_link(struct slab_aliases *sa, const char *name,
+	    const char *target);
+int	_memstat_slab_aliases_group(struct slab_aliases *sa,
+	    const struct slabinfo *si);
 /* Give row i's entry its aliases: 0, or -1 when memory runs out. */
 int	_memstat_slab_aliases_apply(const struct slab_aliases *sa, size_t row,
 	    struct memory_type *mtp);

@@ -46,6 +46,13 @@ GETTER(xdomain)
 GETTER(zonefree)
 GETTER(kegfree)
 GETTER(slabs)
+GETTER(allocated)
+
+const char *
+memstat_get_damage(const struct memory_type *mtp)
+{
+	return (mtp->mt_damage);
+}
 
 uint32_t
 memstat_get_unknown(const struct memory_type *mtp)

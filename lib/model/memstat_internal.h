@@ -74,7 +74,10 @@ struct memory_type {
 	uint64_t	 mt_zonefree;
 	uint64_t	 mt_kegfree;
 	uint64_t	 mt_slabs;
+	uint64_t	 mt_allocated;	/* in use by callers: count less the
+					   objects CPUs hold free */
 	uint32_t	 mt_unknown;	/* MEMSTAT_UNKNOWN_* */
+	char		*mt_damage;	/* what in the data stopped a count */
 
 	/* Other names of the same cache (Linux merged slab caches). */
 	char		**mt_aliases;	/* one allocation: pointers, strings */

@@ -65,6 +65,7 @@ mtl_empty(struct memory_type_list *list)
 		free(mtp->mt_caller);
 		free(mtp->mt_percpu_caller);
 		free(mtp->mt_aliases);
+		free(mtp->mt_damage);
 		if (mtp->mt_name != mtp->mt_name_buf)
 			free(mtp->mt_name);
 	}
@@ -269,6 +270,9 @@ mt_reset_stats(struct memory_type *mtp)
 	mtp->mt_zonefree = 0;
 	mtp->mt_kegfree = 0;
 	mtp->mt_slabs = 0;
+	mtp->mt_allocated = 0;
+	free(mtp->mt_damage);
+	mtp->mt_damage = NULL;
 	free(mtp->mt_aliases);
 	mtp->mt_aliases = NULL;
 	mtp->mt_naliases = 0;
