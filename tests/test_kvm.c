@@ -60,6 +60,11 @@ assert_matches_guest(struct memory_type_list *list)
 		assert_int_equal(memstat_get_slabs(m), rows[i].slabs);
 		assert_true(memstat_get_unknown(m) & MEMSTAT_UNKNOWN_NUMALLOCS);
 		assert_false(memstat_get_unknown(m) & MEMSTAT_UNKNOWN_SLABS);
+		/* The CPUs' free objects are counted as active. */
+		assert_false(memstat_get_unknown(m) &
+		    MEMSTAT_UNKNOWN_ALLOCATED);
+		assert_null(memstat_get_damage(m));
+		assert_true(memstat_get_allocated(m) <= memstat_get_count(m));
 	}
 	assert_null(m);
 }

@@ -100,6 +100,10 @@ assert_rows(struct memory_type_list *mtlp, const struct zone_row *rows,
 		assert_int_equal(memstat_get_size(mtp), rows[i].size);
 		assert_int_equal(memstat_get_countlimit(mtp), rows[i].limit);
 		assert_int_equal(memstat_get_count(mtp), rows[i].used);
+		/* FreeBSD counts the CPUs' cached items as free. */
+		assert_int_equal(memstat_get_allocated(mtp), rows[i].used);
+		assert_false(memstat_get_unknown(mtp) &
+		    MEMSTAT_UNKNOWN_ALLOCATED);
 		assert_int_equal(memstat_get_free(mtp), rows[i].free);
 		assert_int_equal(memstat_get_numallocs(mtp), rows[i].req);
 		assert_int_equal(memstat_get_failures(mtp), rows[i].fail);

@@ -179,8 +179,8 @@ warn_damage(struct memory_type_list *list)
 	for (mtp = memstat_mtl_first(list); mtp != NULL;
 	    mtp = memstat_mtl_next(mtp))
 		if (memstat_get_damage(mtp) != NULL)
-			warnx("%s: allocated unknown: %s", memstat_get_name(mtp),
-			    memstat_get_damage(mtp));
+			warnx("%s: allocated unknown: %s",
+			    memstat_get_name(mtp), memstat_get_damage(mtp));
 }
 
 static void

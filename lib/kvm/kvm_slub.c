@@ -124,8 +124,9 @@ partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
 			    "its %" PRIu64 " slabs (a cycle, or the dump was "
 			    "taken mid-update)", node, nr_slabs));
 		slab = p - l->slab.list.offset;
-		if (_memstat_slub_member(kvm, slab, &l->slab.inuse, &inuse) != 0 ||
-		    _memstat_slub_member(kvm, slab, &l->slab.objects, &objects) != 0)
+		if (_memstat_slub_member(kvm, slab, &l->slab.inuse,
+		    &inuse) != 0 || _memstat_slub_member(kvm, slab,
+		    &l->slab.objects, &objects) != 0)
 			return (-1);
 		if (inuse > objects)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -149,7 +150,8 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 	*r = (struct slab_row){ 0 };
 	if (_memstat_slub_member(kvm, cache, &l->cache_name, &namep) != 0 ||
 	    _memstat_kvm_read_string(kvm, namep, name, NAME_MAX_LEN) != 0 ||
-	    _memstat_slub_member(kvm, cache, &l->cache_size, &r->objsize) != 0 ||
+	    _memstat_slub_member(kvm, cache, &l->cache_size,
+	    &r->objsize) != 0 ||
 	    _memstat_slub_member(kvm, cache, &l->cache_oo, &oo) != 0)
 		return (-1);
 	r->objperslab = oo & 0xffff;
@@ -164,8 +166,9 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 			return (-1);
 		if (node == 0)
 			continue;
-		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
-		    _memstat_slub_member(kvm, node, &l->node_total_objects, &total) != 0 ||
+		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs,
+		    &slabs) != 0 || _memstat_slub_member(kvm, node,
+		    &l->node_total_objects, &total) != 0 ||
 		    partial_free(kvm, l, node, slabs, &free) != 0)
 			return (-1);
 		if (free > total || __builtin_add_overflow(r->slabs, slabs,
@@ -197,8 +200,9 @@ counts_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 			return (-1);
 		if (node == 0)
 			continue;
-		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs, &slabs) != 0 ||
-		    _memstat_slub_member(kvm, node, &l->node_total_objects, &total) != 0)
+		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs,
+		    &slabs) != 0 || _memstat_slub_member(kvm, node,
+		    &l->node_total_objects, &total) != 0)
 			return (-1);
 		sum_slabs += slabs;
 		sum_total += total;
@@ -347,8 +351,8 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 		here = e;
 		if (_memstat_slub_member(kvm, here, &l.list_next, &e) != 0)
 			goto fail;
-		if (kvm->live && (_memstat_slub_member(kvm, e, &l.list_prev, &back) !=
-		    0 || back != here)) {
+		if (kvm->live && (_memstat_slub_member(kvm, e, &l.list_prev,
+		    &back) != 0 || back != here)) {
 			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "slab_caches changed under the walk");
 			moved = true;

@@ -30,7 +30,7 @@ struct slub_cpu_layout {
 	struct kvm_member cache_cpu_slab, cache_offset, cache_random,
 	    cache_size, cache_red_left_pad, cpu_freelist, cpu_slab,
 	    cpu_partial;
-	bool		 hardened;	/* CONFIG_SLAB_FREELIST_HARDENED */
+	bool		 hardened;	/* SLAB_FREELIST_HARDENED */
 	/* Slab to memory: the struct page array and the direct map. */
 	uint64_t	 vmemmap, page_offset;
 	uint32_t	 page_size_struct;

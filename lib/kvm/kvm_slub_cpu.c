@@ -209,7 +209,8 @@ freelist_length(struct memstat_kvm *kvm, const struct slub_cpu_layout *cl,
 	if (slab < cl->vmemmap || (slab - cl->vmemmap) %
 	    cl->page_size_struct != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "slab 0x%" PRIx64 " is not in the struct page array", slab));
+		    "slab 0x%" PRIx64 " is not in the struct page array",
+		    slab));
 	base = cl->page_offset + ((slab - cl->vmemmap) /
 	    cl->page_size_struct << PAGE_SHIFT);
 	end = base + objects * g->size;
