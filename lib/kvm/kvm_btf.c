@@ -195,6 +195,17 @@ _memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 }
 
 int
+_memstat_kvm_members(struct memstat_kvm *kvm,
+    const struct kvm_member_want *want, size_t n, void *base)
+{
+	for (size_t i = 0; i < n; i++)
+		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
+		    (struct kvm_member *)((char *)base + want[i].off)) != 0)
+			return (-1);
+	return (0);
+}
+
+int
 _memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
     uint32_t *size)
 {

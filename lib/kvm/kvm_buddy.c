@@ -27,11 +27,8 @@ struct layout {
 static int
 layout_load(struct memstat_kvm *kvm, struct layout *l)
 {
-	static const struct {
-		const char *type, *member;
-		size_t off;
-	} want[] = {
-#define W(t, m, f) { t, m, offsetof(struct layout, f) }
+	static const struct kvm_member_want want[] = {
+#define W(t, m, f) KVM_WANT(struct layout, t, m, f)
 		W("pglist_data", "node_zones", node_zones),
 		W("zone", "name", zone_name),
 		W("zone", "present_pages", zone_present),
@@ -42,10 +39,9 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 #undef W
 	};
 
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
-		    (struct kvm_member *)((char *)l + want[i].off)) != 0)
-			return (-1);
+	if (_memstat_kvm_members(kvm, want, sizeof(want) / sizeof(want[0]),
+	    l) != 0)
+		return (-1);
 	if (_memstat_kvm_struct_size(kvm, "zone", &l->zone_size) != 0 ||
 	    _memstat_kvm_struct_size(kvm, "free_area", &l->area_size) != 0 ||
 	    _memstat_kvm_struct_size(kvm, "list_head", &l->list_size) != 0)

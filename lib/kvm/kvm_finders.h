@@ -24,6 +24,18 @@ struct kvm_member {
 	uint32_t	 bit_shift;	/* bitfields: within that word */
 	uint32_t	 bit_size;	/* 0: not a bitfield */
 };
+/*
+ * Several members at once: each want's member into the kvm_member at
+ * offset off of the layout struct base (KVM_WANT() writes one).  0, or -1
+ * at the first one missing.
+ */
+struct kvm_member_want {
+	const char	*type, *member;
+	size_t		 off;
+};
+#define KVM_WANT(layout, t, m, f) { t, m, offsetof(layout, f) }
+int	_memstat_kvm_members(struct memstat_kvm *kvm,
+	    const struct kvm_member_want *want, size_t n, void *base);
 /* 0, or -1 with DATAERROR recorded (type or member missing). */
 int	_memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 	    const char *member, struct kvm_member *m);

@@ -33,11 +33,8 @@ struct kernfs_layout {
 static int
 layout_load(struct memstat_kvm *kvm, struct kernfs_layout *l)
 {
-	static const struct {
-		const char *type, *member;
-		size_t off;
-	} want[] = {
-#define W(t, m, f) { t, m, offsetof(struct kernfs_layout, f) }
+	static const struct kvm_member_want want[] = {
+#define W(t, m, f) KVM_WANT(struct kernfs_layout, t, m, f)
 		W("kset", "kobj", kset_kobj),
 		W("kobject", "sd", kobj_sd),
 		W("kernfs_node", "name", kn_name),
@@ -53,10 +50,9 @@ layout_load(struct memstat_kvm *kvm, struct kernfs_layout *l)
 #undef W
 	};
 
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
-		    (struct kvm_member *)((char *)l + want[i].off)) != 0)
-			return (-1);
+	if (_memstat_kvm_members(kvm, want, sizeof(want) / sizeof(want[0]),
+	    l) != 0)
+		return (-1);
 	return (_memstat_kvm_enum_value(kvm, "KERNFS_LINK", &l->link));
 }
 

@@ -39,11 +39,8 @@ struct layout {
 static int
 layout_load(struct memstat_kvm *kvm, struct layout *l)
 {
-	static const struct {
-		const char *type, *member;
-		size_t off;
-	} want[] = {
-#define W(t, m, f) { t, m, offsetof(struct layout, f) }
+	static const struct kvm_member_want want[] = {
+#define W(t, m, f) KVM_WANT(struct layout, t, m, f)
 		W("kmem_cache", "list", cache_list),
 		W("kmem_cache", "name", cache_name),
 		W("kmem_cache", "size", cache_size),
@@ -75,10 +72,9 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		    "kmem_cache_node.total_objects) counts no objects per "
 		    "node: memstat reads kernels built with it, as "
 		    "distributions build them"));
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (_memstat_kvm_member(kvm, want[i].type, want[i].member,
-		    (struct kvm_member *)((char *)l + want[i].off)) != 0)
-			return (-1);
+	if (_memstat_kvm_members(kvm, want, sizeof(want) / sizeof(want[0]),
+	    l) != 0)
+		return (-1);
 	/*
 	 * A slab is a struct slab since 5.17; before, its fields are members
 	 * of struct page.  Whichever has slab_list is the one.

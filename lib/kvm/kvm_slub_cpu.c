@@ -174,7 +174,7 @@ _memstat_slub_cpu_layout(struct memstat_kvm *kvm,
 
 /* What one cache's free objects are read with. */
 struct cache_geometry {
-	uint64_t	 addr, size, offset, random, red_left_pad;
+	uint64_t	 size, offset, random, red_left_pad;
 };
 
 /* objects - inuse of one slab, checked. */
@@ -330,7 +330,7 @@ _memstat_slub_cpu_free(struct memstat_kvm *kvm,
     const struct slub_slab_layout *sl, const struct slub_cpu_layout *cl,
     uint64_t cache, uint32_t nr_nodes, uint64_t max_slabs, uint64_t *freep)
 {
-	struct cache_geometry g = { .addr = cache };
+	struct cache_geometry g = { 0 };
 	uint64_t percpu, barn;
 
 	*freep = 0;
