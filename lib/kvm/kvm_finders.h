@@ -45,9 +45,6 @@ int	_memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
 /* An enumerator's value (KERNFS_LINK), from BTF: 0, or -1 (DATAERROR). */
 int	_memstat_kvm_enum_value(struct memstat_kvm *kvm, const char *name,
 	    int64_t *value);
-/* An enumerator's value (KERNFS_LINK), from BTF: 0, or -1 (DATAERROR). */
-int	_memstat_kvm_enum_value(struct memstat_kvm *kvm, const char *name,
-	    int64_t *value);
 /*
  * Where a struct keeps one pointer to struct target per index (per node,
  * per CPU): the pointer of index i is at offset + i * stride.  Found by
