@@ -53,7 +53,8 @@ walk(struct memory_type_list *list)
 		    memstat_get_failures(mtp) + memstat_get_sleeps(mtp) +
 		    memstat_get_xdomain(mtp) + memstat_get_zonefree(mtp) +
 		    memstat_get_kegfree(mtp) + memstat_get_slabs(mtp) +
-		    memstat_get_unknown(mtp) +
+		    memstat_get_unknown(mtp) + memstat_get_allocated(mtp) +
+		    (uint64_t)(memstat_get_damage(mtp) != NULL) +
 		    memstat_get_percpu_memalloced(mtp, 0) +
 		    memstat_get_percpu_memfreed(mtp, 0) +
 		    memstat_get_percpu_numallocs(mtp, 0) +
