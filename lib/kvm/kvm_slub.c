@@ -52,8 +52,6 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 #undef W
 	};
 
-	const char *slab;
-
 	/*
 	 * Outside what memstat reads: SLAB's and SLOB's caches (gone in
 	 * 6.8), and a SLUB kernel without CONFIG_SLUB_DEBUG, which counts no
@@ -75,22 +73,8 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	if (_memstat_kvm_members(kvm, want, sizeof(want) / sizeof(want[0]),
 	    l) != 0)
 		return (-1);
-	/*
-	 * A slab is a struct slab since 5.17; before, its fields are members
-	 * of struct page.  Whichever has slab_list is the one.
-	 */
-	if (_memstat_kvm_member(kvm, "slab", "slab_list", &l->slab.list) == 0)
-		slab = "slab";
-	else if (_memstat_kvm_member(kvm, "page", "slab_list",
-	    &l->slab.list) == 0)
-		slab = "page";
-	else
+	if (_memstat_slub_slab_layout(kvm, &l->slab) != 0)
 		return (-1);
-	if (_memstat_kvm_member(kvm, slab, "inuse", &l->slab.inuse) != 0 ||
-	    _memstat_kvm_member(kvm, slab, "objects", &l->slab.objects) != 0)
-		return (-1);
-	l->slab.has_next = _memstat_kvm_member(kvm, slab, "next",
-	    &l->slab.next) == 0;
 	if (_memstat_kvm_pointer_array(kvm, "kmem_cache", "kmem_cache_node",
 	    &l->cache_node) != 0)
 		return (-1);
@@ -377,22 +361,12 @@ slub_walk_caches(struct memstat_kvm *kvm, const struct layout *lp,
     struct slabinfo *si)
 {
 	const struct layout l = *lp;
-	uint64_t head, e, nr_node_ids = 1;
-	uint32_t nodes32;
+	uint64_t head, nr_node_ids;
 	int rc, tries = 0;
 
-	if (_memstat_kvm_symbol(kvm, "slab_caches", &head) != 0)
+	if (_memstat_kvm_symbol(kvm, "slab_caches", &head) != 0 ||
+	    _memstat_slub_nr_nodes(kvm, &l.cache_node, &nr_node_ids) != 0)
 		return (-1);
-	/* Without NUMA the kernel has no nr_node_ids: one node. */
-	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &e) == 0) {
-		if (_memstat_kvm_read_u32(kvm, e, &nodes32) != 0)
-			return (-1);
-		nr_node_ids = nodes32;
-	}
-	if (nr_node_ids == 0 || nr_node_ids > MAX_NODES ||
-	    nr_node_ids > l.cache_node.count)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "nr_node_ids is %" PRIu64, nr_node_ids));
 	while ((rc = slub_walk_once(kvm, &l, head, nr_node_ids, si)) != 0)
 		if (rc != LIST_MOVED || !_memstat_kvm_again(kvm, &tries)) {
 			if (tries == KVM_LIVE_TRIES)
@@ -401,6 +375,26 @@ slub_walk_caches(struct memstat_kvm *kvm, const struct layout *lp,
 				    "row", KVM_LIVE_TRIES);
 			return (-1);
 		}
+	return (0);
+}
+
+int
+_memstat_slub_nr_nodes(struct memstat_kvm *kvm, const struct kvm_array *node,
+    uint64_t *n)
+{
+	uint64_t addr;
+	uint32_t nodes32;
+
+	*n = 1;
+	/* Without NUMA the kernel has no nr_node_ids: one node. */
+	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &addr) == 0) {
+		if (_memstat_kvm_read_u32(kvm, addr, &nodes32) != 0)
+			return (-1);
+		*n = nodes32;
+	}
+	if (*n == 0 || *n > MAX_NODES || *n > node->count)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "nr_node_ids is %" PRIu64, *n));
 	return (0);
 }
 

@@ -10,8 +10,24 @@
 
 /* A slab's members: struct slab since 5.17, struct page before. */
 struct slub_slab_layout {
-	struct kvm_member list, inuse, objects, next;
+	struct kvm_member list, inuse, objects, freelist, next;
 	bool		 has_next;	/* the per-CPU partial chain */
+};
+
+/* Slab to memory: the struct page array and the direct map. */
+struct slub_memmap {
+	uint64_t	 vmemmap, page_offset;
+	uint32_t	 page_size_struct;
+};
+
+/* What a cache's freelists are read with, and where it is in BTF. */
+struct slub_geometry {
+	uint64_t	 size, offset, random, red_left_pad;
+	bool		 hardened;	/* SLAB_FREELIST_HARDENED */
+};
+struct slub_geometry_layout {
+	struct kvm_member size, offset, random, red_left_pad;
+	bool		 hardened;
 };
 
 /*
@@ -27,13 +43,10 @@ struct slub_cpu_layout {
 	uint32_t	 ncpus;
 	uint64_t	*cpu_offset;	/* __per_cpu_offset[0..ncpus-1] */
 	/* Per-CPU slabs. */
-	struct kvm_member cache_cpu_slab, cache_offset, cache_random,
-	    cache_size, cache_red_left_pad, cpu_freelist, cpu_slab,
+	struct kvm_member cache_cpu_slab, cpu_freelist, cpu_slab,
 	    cpu_partial;
-	bool		 hardened;	/* SLAB_FREELIST_HARDENED */
-	/* Slab to memory: the struct page array and the direct map. */
-	uint64_t	 vmemmap, page_offset;
-	uint32_t	 page_size_struct;
+	struct slub_geometry_layout geometry;
+	struct slub_memmap memmap;
 	/* Sheaves. */
 	struct kvm_member cache_cpu_sheaves, pcs_main, pcs_spare,
 	    pcs_rcu_free, sheaf_size, sheaf_barn_list, barn_full,
@@ -41,9 +54,40 @@ struct slub_cpu_layout {
 	struct kvm_array cache_barn;
 };
 
+/*
+ * nr_node_ids, checked against kmem_cache's array of nodes (kvm_slub.c):
+ * 0, or -1 with the error recorded.
+ */
+int	_memstat_slub_nr_nodes(struct memstat_kvm *kvm,
+	    const struct kvm_array *node, uint64_t *n);
+
 /* A member of the struct at base, as an unsigned number of its size. */
 int	_memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
 	    const struct kvm_member *m, uint64_t *v);
+
+/* kvm_slub_slab.c: slabs' members, memory and freelists. */
+int	_memstat_slub_slab_layout(struct memstat_kvm *kvm,
+	    struct slub_slab_layout *sl);
+int	_memstat_slub_memmap(struct memstat_kvm *kvm, struct slub_memmap *mm);
+int	_memstat_slub_geometry_layout(struct memstat_kvm *kvm,
+	    struct slub_geometry_layout *gl);
+/* The cache's geometry, checked: 0, or -1 with the error recorded. */
+int	_memstat_slub_geometry(struct memstat_kvm *kvm,
+	    const struct slub_geometry_layout *gl, uint64_t cache,
+	    struct slub_geometry *g);
+/* The address of the first object of slab (its struct slab or page). */
+int	_memstat_slub_slab_base(struct memstat_kvm *kvm,
+	    const struct slub_memmap *mm, uint64_t slab, uint64_t *base);
+/*
+ * The length of a freelist of slab, of objects objects, from head, into
+ * *np; each object's bit set in free[] if free is not NULL (objects bits,
+ * zeroed by the caller).  0, or -1 with a pointer out of the slab or a
+ * loop recorded.
+ */
+int	_memstat_slub_freelist(struct memstat_kvm *kvm,
+	    const struct slub_memmap *mm, const struct slub_geometry *g,
+	    uint64_t slab, uint64_t objects, uint64_t head, uint8_t *free,
+	    uint64_t *np);
 
 /* Load what counting the CPUs' free objects needs: 0, or -1 (error). */
 int	_memstat_slub_cpu_layout(struct memstat_kvm *kvm,

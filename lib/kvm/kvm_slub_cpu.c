@@ -13,11 +13,7 @@
  *     cache's barn (the rcu_free sheaf's objects are freed, waiting for
  *     a grace period: not allocated either).
  *
- * The lockless freelist's pointers are stored as the kernel stores them:
- * under CONFIG_SLAB_FREELIST_HARDENED (kmem_cache.random exists), the
- * pointer XOR the cache's random XOR the byte-swapped address it is
- * stored at (mm/slub.c's freelist_ptr_encode()).  Each must be an object
- * of the CPU's slab, and the list no longer than the slab's objects: a
+ * The lockless freelist is walked as kvm_slub_slab.c walks any: a
  * list that loops or leaves its slab is reported, not followed.
  */
 #include <inttypes.h>
@@ -27,7 +23,6 @@
 #include "kvm/kvm_slub.h"
 
 #define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
-#define PAGE_SHIFT	12		/* x86-64 */
 #define MAX_SHEAF	65536		/* objects in one sheaf */
 
 int
@@ -59,18 +54,11 @@ static int
 cpu_slab_layout(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
     struct slub_cpu_layout *cl)
 {
-	uint64_t addr;
-
 	if (_memstat_kvm_member(kvm, "kmem_cache_cpu", "freelist",
 	    &cl->cpu_freelist) != 0 ||
 	    _memstat_kvm_member(kvm, "kmem_cache_cpu", "partial",
 	    &cl->cpu_partial) != 0 ||
-	    _memstat_kvm_member(kvm, "kmem_cache", "offset",
-	    &cl->cache_offset) != 0 ||
-	    _memstat_kvm_member(kvm, "kmem_cache", "size",
-	    &cl->cache_size) != 0 ||
-	    _memstat_kvm_member(kvm, "kmem_cache", "red_left_pad",
-	    &cl->cache_red_left_pad) != 0)
+	    _memstat_slub_geometry_layout(kvm, &cl->geometry) != 0)
 		return (-1);
 	/* struct slab *slab since 5.17; struct page *page before. */
 	if (_memstat_kvm_member(kvm, "kmem_cache_cpu", "slab",
@@ -80,20 +68,7 @@ cpu_slab_layout(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
 	if (!sl->has_next)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "per-CPU partial slabs with no slab.next"));
-	cl->hardened = _memstat_kvm_member(kvm, "kmem_cache", "random",
-	    &cl->cache_random) == 0;
-	/*
-	 * A slab's objects start at its first page's address in the direct
-	 * map: page_offset_base + pfn << PAGE_SHIFT, the pfn being the
-	 * slab's index in the struct page array at vmemmap_base.
-	 */
-	if (_memstat_kvm_struct_size(kvm, "page", &cl->page_size_struct) != 0 ||
-	    _memstat_kvm_symbol(kvm, "vmemmap_base", &addr) != 0 ||
-	    _memstat_kvm_read_u64(kvm, addr, &cl->vmemmap) != 0 ||
-	    _memstat_kvm_symbol(kvm, "page_offset_base", &addr) != 0 ||
-	    _memstat_kvm_read_u64(kvm, addr, &cl->page_offset) != 0)
-		return (-1);
-	return (0);
+	return (_memstat_slub_memmap(kvm, &cl->memmap));
 }
 
 static int
@@ -172,11 +147,6 @@ _memstat_slub_cpu_layout(struct memstat_kvm *kvm,
 	return (0);
 }
 
-/* What one cache's free objects are read with. */
-struct cache_geometry {
-	uint64_t	 size, offset, random, red_left_pad;
-};
-
 /* objects - inuse of one slab, checked. */
 static int
 slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
@@ -195,49 +165,10 @@ slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
 	return (0);
 }
 
-/*
- * The length of a freelist of the slab at slab (its struct slab or page)
- * of objects objects, starting at head.
- */
-static int
-freelist_length(struct memstat_kvm *kvm, const struct slub_cpu_layout *cl,
-    const struct cache_geometry *g, uint64_t slab, uint64_t objects,
-    uint64_t head, uint64_t *np)
-{
-	uint64_t base, end, p = head, stored, n = 0;
-
-	if (slab < cl->vmemmap || (slab - cl->vmemmap) %
-	    cl->page_size_struct != 0)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "slab 0x%" PRIx64 " is not in the struct page array",
-		    slab));
-	base = cl->page_offset + ((slab - cl->vmemmap) /
-	    cl->page_size_struct << PAGE_SHIFT);
-	end = base + objects * g->size;
-	while (p != 0) {
-		if (p < base || p >= end ||
-		    (p - base) % g->size != g->red_left_pad)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "freelist pointer 0x%" PRIx64 " is not an object "
-			    "of slab 0x%" PRIx64, p, slab));
-		if (n++ == objects)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "the freelist of slab 0x%" PRIx64 " is longer than "
-			    "its %" PRIu64 " objects (it loops)", slab,
-			    objects));
-		if (_memstat_kvm_read_u64(kvm, p + g->offset, &stored) != 0)
-			return (-1);
-		p = cl->hardened ? stored ^ g->random ^
-		    __builtin_bswap64(p + g->offset) : stored;
-	}
-	*np = n;
-	return (0);
-}
-
 /* One CPU's slab, lockless freelist and partial chain. */
 static int
 cpu_slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
-    const struct slub_cpu_layout *cl, const struct cache_geometry *g,
+    const struct slub_cpu_layout *cl, const struct slub_geometry *g,
     uint64_t c, uint64_t max_slabs, uint64_t *freep)
 {
 	uint64_t slab, head, free, objects, n = 0, steps = 0;
@@ -247,7 +178,8 @@ cpu_slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
 		return (-1);
 	if (slab != 0) {
 		if (slab_free(kvm, sl, slab, &free, &objects) != 0 ||
-		    freelist_length(kvm, cl, g, slab, objects, head, &n) != 0)
+		    _memstat_slub_freelist(kvm, &cl->memmap, g, slab, objects,
+		    head, NULL, &n) != 0)
 			return (-1);
 		*freep += free + n;
 	}
@@ -330,7 +262,7 @@ _memstat_slub_cpu_free(struct memstat_kvm *kvm,
     const struct slub_slab_layout *sl, const struct slub_cpu_layout *cl,
     uint64_t cache, uint32_t nr_nodes, uint64_t max_slabs, uint64_t *freep)
 {
-	struct cache_geometry g = { 0 };
+	struct slub_geometry g = { 0 };
 	uint64_t percpu, barn;
 
 	*freep = 0;
@@ -339,20 +271,9 @@ _memstat_slub_cpu_free(struct memstat_kvm *kvm,
 		return (-1);
 	if (percpu == 0)
 		return (0);
-	if (!cl->sheaves && (
-	    _memstat_slub_member(kvm, cache, &cl->cache_size, &g.size) != 0 ||
-	    _memstat_slub_member(kvm, cache, &cl->cache_offset,
-	    &g.offset) != 0 ||
-	    _memstat_slub_member(kvm, cache, &cl->cache_red_left_pad,
-	    &g.red_left_pad) != 0 ||
-	    (cl->hardened && _memstat_slub_member(kvm, cache,
-	    &cl->cache_random, &g.random) != 0)))
+	if (!cl->sheaves && _memstat_slub_geometry(kvm, &cl->geometry, cache,
+	    &g) != 0)
 		return (-1);
-	if (!cl->sheaves && (g.size == 0 || g.offset + 8 > g.size ||
-	    g.red_left_pad >= g.size))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "objects of %" PRIu64 " bytes, their free pointer at %"
-		    PRIu64, g.size, g.offset));
 	for (uint32_t cpu = 0; cpu < cl->ncpus; cpu++) {
 		uint64_t at = percpu + cl->cpu_offset[cpu];
 

@@ -1,0 +1,140 @@
+/*
+ * kvm_slub_slab.c: a slab's members, where its objects are, and a walk
+ * of one of its freelists, for the count of the CPUs' free objects and
+ * for the objects one by one.
+ *
+ * A slab's objects start at its first page's address in the direct map:
+ * page_offset_base + pfn << PAGE_SHIFT, the pfn being the slab's index in
+ * the struct page array at vmemmap_base.  Freelist pointers are stored as
+ * the kernel stores them: under CONFIG_SLAB_FREELIST_HARDENED
+ * (kmem_cache.random exists), the pointer XOR the cache's random XOR the
+ * byte-swapped address it is stored at (mm/slub.c's
+ * freelist_ptr_encode()).  Each must be an object of the slab, and the
+ * list no longer than the slab's objects: a list that loops or leaves
+ * its slab is reported, not followed.
+ */
+#include <inttypes.h>
+
+#include "kvm/kvm_slub.h"
+
+#define PAGE_SHIFT	12		/* x86-64 */
+
+int
+_memstat_slub_slab_layout(struct memstat_kvm *kvm, struct slub_slab_layout *sl)
+{
+	const char *slab;
+
+	/*
+	 * A slab is a struct slab since 5.17; before, its fields are members
+	 * of struct page.  Whichever has slab_list is the one.
+	 */
+	if (_memstat_kvm_member(kvm, "slab", "slab_list", &sl->list) == 0)
+		slab = "slab";
+	else if (_memstat_kvm_member(kvm, "page", "slab_list",
+	    &sl->list) == 0)
+		slab = "page";
+	else
+		return (-1);
+	if (_memstat_kvm_member(kvm, slab, "inuse", &sl->inuse) != 0 ||
+	    _memstat_kvm_member(kvm, slab, "objects", &sl->objects) != 0 ||
+	    _memstat_kvm_member(kvm, slab, "freelist", &sl->freelist) != 0)
+		return (-1);
+	sl->has_next = _memstat_kvm_member(kvm, slab, "next", &sl->next) == 0;
+	return (0);
+}
+
+int
+_memstat_slub_memmap(struct memstat_kvm *kvm, struct slub_memmap *mm)
+{
+	uint64_t addr;
+
+	if (_memstat_kvm_struct_size(kvm, "page", &mm->page_size_struct) != 0 ||
+	    _memstat_kvm_symbol(kvm, "vmemmap_base", &addr) != 0 ||
+	    _memstat_kvm_read_u64(kvm, addr, &mm->vmemmap) != 0 ||
+	    _memstat_kvm_symbol(kvm, "page_offset_base", &addr) != 0 ||
+	    _memstat_kvm_read_u64(kvm, addr, &mm->page_offset) != 0)
+		return (-1);
+	return (0);
+}
+
+int
+_memstat_slub_geometry(struct memstat_kvm *kvm,
+    const struct slub_geometry_layout *gl, uint64_t cache,
+    struct slub_geometry *g)
+{
+	*g = (struct slub_geometry){ 0 };
+	if (_memstat_slub_member(kvm, cache, &gl->size, &g->size) != 0 ||
+	    _memstat_slub_member(kvm, cache, &gl->offset, &g->offset) != 0 ||
+	    _memstat_slub_member(kvm, cache, &gl->red_left_pad,
+	    &g->red_left_pad) != 0 ||
+	    (gl->hardened && _memstat_slub_member(kvm, cache, &gl->random,
+	    &g->random) != 0))
+		return (-1);
+	g->hardened = gl->hardened;
+	if (g->size == 0 || g->offset + 8 > g->size ||
+	    g->red_left_pad >= g->size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "objects of %" PRIu64 " bytes, their free pointer at %"
+		    PRIu64, g->size, g->offset));
+	return (0);
+}
+
+int
+_memstat_slub_geometry_layout(struct memstat_kvm *kvm,
+    struct slub_geometry_layout *gl)
+{
+	if (_memstat_kvm_member(kvm, "kmem_cache", "offset", &gl->offset) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "size", &gl->size) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "red_left_pad",
+	    &gl->red_left_pad) != 0)
+		return (-1);
+	gl->hardened = _memstat_kvm_member(kvm, "kmem_cache", "random",
+	    &gl->random) == 0;
+	return (0);
+}
+
+int
+_memstat_slub_slab_base(struct memstat_kvm *kvm, const struct slub_memmap *mm,
+    uint64_t slab, uint64_t *base)
+{
+	if (slab < mm->vmemmap || (slab - mm->vmemmap) %
+	    mm->page_size_struct != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "slab 0x%" PRIx64 " is not in the struct page array",
+		    slab));
+	*base = mm->page_offset + ((slab - mm->vmemmap) /
+	    mm->page_size_struct << PAGE_SHIFT);
+	return (0);
+}
+
+int
+_memstat_slub_freelist(struct memstat_kvm *kvm, const struct slub_memmap *mm,
+    const struct slub_geometry *g, uint64_t slab, uint64_t objects,
+    uint64_t head, uint8_t *free, uint64_t *np)
+{
+	uint64_t base = 0, end, p = head, stored, n = 0, i;
+
+	if (_memstat_slub_slab_base(kvm, mm, slab, &base) != 0)
+		return (-1);
+	end = base + objects * g->size;
+	while (p != 0) {
+		if (p < base || p >= end ||
+		    (p - base) % g->size != g->red_left_pad)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "freelist pointer 0x%" PRIx64 " is not an object "
+			    "of slab 0x%" PRIx64, p, slab));
+		i = (p - base) / g->size;
+		if (n++ == objects || (free != NULL && (free[i / 8] &
+		    (1u << (i % 8))) != 0))
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "the freelist of slab 0x%" PRIx64 " loops", slab));
+		if (free != NULL)
+			free[i / 8] |= (uint8_t)(1u << (i % 8));
+		if (_memstat_kvm_read_u64(kvm, p + g->offset, &stored) != 0)
+			return (-1);
+		p = g->hardened ? stored ^ g->random ^
+		    __builtin_bswap64(p + g->offset) : stored;
+	}
+	*np = n;
+	return (0);
+}
