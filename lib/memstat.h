@@ -224,6 +224,86 @@ size_t		 memstat_get_alias_count(const struct memory_type *mtp);
 const char	*memstat_get_alias(const struct memory_type *mtp, size_t n);
 
 /*
+ * A core image's slab objects one by one (beyond FreeBSD's libmemstat),
+ * with who allocated each where the kernel kept it: caches created with
+ * SLAB_STORE_USER, every cache under slub_debug=U.  The kernel stores
+ * the pid, CPU and jiffies of each allocation and its stack (in the stack
+ * depot since 5.17, inline before).  A memstat_objects holds one query's
+ * caches and objects; a failed query leaves its code and message on it,
+ * as on a list.
+ */
+struct memstat_objects;
+
+struct memstat_objects *memstat_objects_alloc(void);
+void	memstat_objects_free(struct memstat_objects *ol);
+int	memstat_objects_geterror(const struct memstat_objects *ol);
+const char *memstat_objects_geterrmsg(const struct memstat_objects *ol);
+
+/*
+ * Every cache of the image (only those named in caches[0..ncaches) if
+ * ncaches > 0), and the objects allocated from each that keeps owners,
+ * replacing what ol held.  What in the image stops one cache's walk (a
+ * freelist that loops, a pointer out of its slab) is that cache's
+ * damage; a bad owner (a pid out of range, a stack depot handle naming
+ * no record) is that object's.  0, or -1 with the error on ol.
+ */
+int	memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
+	    const char *const *caches, size_t ncaches);
+
+/* The kernel's ticks per second (HZ), found in the image; 0: unknown. */
+uint64_t memstat_objects_hz(const struct memstat_objects *ol);
+
+/* Caches, in the kernel's list order. */
+size_t	memstat_objects_caches(const struct memstat_objects *ol);
+const char *memstat_objects_cache_name(const struct memstat_objects *ol,
+	    size_t cache);
+/* Bytes an object holds for its caller (kmem_cache.object_size). */
+uint64_t memstat_objects_cache_size(const struct memstat_objects *ol,
+	    size_t cache);
+/* Whether the kernel kept each object's owner; its objects are listed. */
+int	memstat_objects_cache_owners(const struct memstat_objects *ol,
+	    size_t cache);
+/* What stopped the cache's walk (its objects then are those read), or NULL. */
+const char *memstat_objects_cache_damage(const struct memstat_objects *ol,
+	    size_t cache);
+
+/* Objects, cache by cache, each cache's in address order. */
+#define MEMSTAT_OBJECT_BAD_PID		0x0001	/* pid out of range */
+#define MEMSTAT_OBJECT_BAD_CPU		0x0002	/* CPU out of range */
+#define MEMSTAT_OBJECT_BAD_STACK	0x0004	/* a handle naming no stack */
+#define MEMSTAT_OBJECT_BAD_AGE		0x0008	/* jiffies after the dump's */
+
+size_t	memstat_objects_count(const struct memstat_objects *ol);
+size_t	memstat_object_cache(const struct memstat_objects *ol, size_t i);
+uint64_t memstat_object_address(const struct memstat_objects *ol, size_t i);
+int	memstat_object_pid(const struct memstat_objects *ol, size_t i);
+int	memstat_object_cpu(const struct memstat_objects *ol, size_t i);
+/* Nanoseconds from the allocation to the image; UINT64_MAX: unknown. */
+uint64_t memstat_object_age_ns(const struct memstat_objects *ol, size_t i);
+/* The caller of the allocator (track.addr). */
+uint64_t memstat_object_callsite(const struct memstat_objects *ol,
+	    size_t i);
+/*
+ * The stack, innermost frame first: *n frames (0: none kept).  Objects
+ * with the same stack share its id (SIZE_MAX: none), whose frames
+ * memstat_objects_stack() gives.
+ */
+const uint64_t *memstat_object_stack(const struct memstat_objects *ol,
+	    size_t i, size_t *n);
+size_t	memstat_object_stack_id(const struct memstat_objects *ol, size_t i);
+const uint64_t *memstat_objects_stack(const struct memstat_objects *ol,
+	    size_t id, size_t *n);
+/* MEMSTAT_OBJECT_BAD_*: what of the owner the image got wrong. */
+uint32_t memstat_object_damage(const struct memstat_objects *ol, size_t i);
+
+/*
+ * The image's symbols (the kallsyms tables it holds, or -N's), each once,
+ * in name order: 0, or -1 with the error on the handle.
+ */
+int	memstat_kvm_symbols(void *kvm_handle,
+	    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg);
+
+/*
  * malloc(9) small-zone sizes: bit n of a malloc type's size mask means an
  * allocation from zone n.  The table starts as FreeBSD 13's (with its 384
  * entry and the terminating 0); memstat_malloc_zone_set_sizes() replaces it,

@@ -167,7 +167,9 @@ _memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 
 	if (kvm->btf == NULL && btf_load(kvm) != 0)
 		return (-1);
-	id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_STRUCT);
+	/* A struct, or a union (stackdepot's handle_parts). */
+	if ((id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_STRUCT)) < 0)
+		id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_UNION);
 	if (id < 0 || (t = btf__type_by_id(kvm->btf, (uint32_t)id)) == NULL ||
 	    !find_member(kvm->btf, t, member, 0, 0, &bits, &owner, &index))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -186,7 +188,8 @@ _memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 		return (0);
 	}
 	size = btf__resolve_size(kvm->btf, btf_members(owner)[index].type);
-	if (bits % 8 != 0 || size <= 0 || size > (1 << 20))
+	/* Size 0: a flexible array (stack_record.entries[] before 6.8). */
+	if (bits % 8 != 0 || size < 0 || size > (1 << 20))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "%s.%s: unusable layout", type, member));
 	m->offset = bits / 8;

@@ -60,4 +60,8 @@ int	_memstat_kvm_pointer_array(struct memstat_kvm *kvm, const char *type,
 	    const char *target, struct kvm_array *a);
 void	_memstat_kvm_btf_free(struct memstat_kvm *kvm);
 
+/* The kernel's HZ and its jiffies now (kvm_jiffies.c): 0, or -1. */
+int	_memstat_kvm_hz(struct memstat_kvm *kvm, uint64_t *hz);
+int	_memstat_kvm_jiffies(struct memstat_kvm *kvm, uint64_t *jiffies);
+
 #endif /* !KVM_FINDERS_H */

@@ -537,3 +537,10 @@ _memstat_kvm_symbols_each(struct memstat_kvm *kvm,
 		fn(kvm->syms->syms[i].name, kvm->syms->syms[i].addr, arg);
 	return (0);
 }
+
+int
+memstat_kvm_symbols(void *kvm_handle,
+    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg)
+{
+	return (_memstat_kvm_symbols_each(kvm_handle, fn, arg));
+}

@@ -90,6 +90,12 @@ fail(const char *what, struct memory_type_list *list)
 	exit(1);
 }
 
+static void
+count_symbol(const char *name, uint64_t addr, void *arg)
+{
+	*(size_t *)arg += name[0] != '\0' && addr != 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -99,6 +105,9 @@ main(int argc, char *argv[])
 	struct memstat_probe probe;
 	struct memstat_frag *frag;
 	void *buf, *kvm;
+	struct memstat_objects *ol;
+	uint64_t osum;
+	size_t nsyms = 0;
 	size_t len, i;
 	int64_t fsum = 0;
 
@@ -180,6 +189,44 @@ main(int argc, char *argv[])
 	memstat_kvm_close(kvm);
 	printf("frag: sum %lld\n", (long long)fsum);
 	memstat_frag_free(frag);
+
+	/* Objects: a dump without owners has its caches and no objects. */
+	if ((kvm = memstat_kvm_open(argv[3], NULL, errbuf)) == NULL)
+		return (fprintf(stderr, "%s\n", errbuf), 1);
+	if ((ol = memstat_objects_alloc()) == NULL)
+		return (1);
+	if (memstat_kvm_objects(ol, kvm, NULL, 0) != 0)
+		return (fprintf(stderr, "%s: %d %s\n", argv[3],
+		    memstat_objects_geterror(ol),
+		    memstat_objects_geterrmsg(ol)), 1);
+	osum = memstat_objects_hz(ol);
+	for (size_t c = 0; c < memstat_objects_caches(ol); c++)
+		osum += strlen(memstat_objects_cache_name(ol, c)) +
+		    memstat_objects_cache_size(ol, c) +
+		    (uint64_t)memstat_objects_cache_owners(ol, c) +
+		    (memstat_objects_cache_damage(ol, c) != NULL);
+	/* Past the last object: 0, none, unknown. */
+	for (size_t i = 0; i <= memstat_objects_count(ol); i++) {
+		size_t n;
+
+		osum += memstat_object_cache(ol, i) +
+		    memstat_object_address(ol, i) +
+		    (uint64_t)memstat_object_pid(ol, i) +
+		    (uint64_t)memstat_object_cpu(ol, i) +
+		    memstat_object_age_ns(ol, i) +
+		    memstat_object_callsite(ol, i) +
+		    memstat_object_damage(ol, i) +
+		    (memstat_object_stack(ol, i, &n) != NULL) + n +
+		    (memstat_objects_stack(ol, memstat_object_stack_id(ol, i),
+		    &n) != NULL);
+	}
+	if (memstat_kvm_symbols(kvm, count_symbol, &nsyms) != 0)
+		return (fprintf(stderr, "%s\n", memstat_kvm_geterr(kvm)), 1);
+	printf("objects: %zu caches, %zu objects, %zu symbols, sum %llu\n",
+	    memstat_objects_caches(ol), memstat_objects_count(ol), nsyms,
+	    (unsigned long long)osum);
+	memstat_objects_free(ol);
+	memstat_kvm_close(kvm);
 
 	/* The live kernel: refused or not, the calls link and return. */
 	(void)memstat_sysctl_all(list, 0);

@@ -1,0 +1,66 @@
+/*
+ * objects_internal.h: the object model behind memstat_objects, shared by
+ * its accessors and the walk that fills it (kvm/kvm_slub_objects.c).
+ * Stacks are kept once each: the objects of one call path share one.
+ */
+#ifndef OBJECTS_INTERNAL_H
+#define OBJECTS_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "model/memstat_internal.h"
+
+#define OBJECTS_NO_STACK	UINT32_MAX
+
+struct objects_cache {
+	char		*name;
+	uint64_t	 size;
+	bool		 owners;
+	char		*damage;	/* or NULL */
+};
+
+struct objects_object {
+	uint64_t	 address, callsite, age_ns;
+	uint32_t	 cache, stack;	/* stack: or OBJECTS_NO_STACK */
+	int32_t		 pid, cpu;
+	uint32_t	 damage;	/* MEMSTAT_OBJECT_BAD_* */
+};
+
+struct objects_stack {
+	size_t		 first;		/* in frames */
+	uint32_t	 n;
+};
+
+struct memstat_objects {
+	struct memstat_err err;
+	uint64_t	 hz;
+	struct objects_cache *caches;
+	size_t		 ncaches, acaches;
+	struct objects_object *objects;
+	size_t		 nobjects, aobjects;
+	struct objects_stack *stacks;
+	size_t		 nstacks, astacks;
+	uint64_t	*frames;
+	size_t		 nframes, aframes;
+	/* Open addressing, at most half full: stack index + 1, 0 empty. */
+	uint32_t	*stack_slots;
+	size_t		 nslots;
+	uint64_t	 hash_key[2];
+};
+
+/* Empty ol, for a new query. */
+void	_memstat_objects_clear(struct memstat_objects *ol);
+/* A new cache at the end: its index, or -1 when memory runs out. */
+int	_memstat_objects_cache_add(struct memstat_objects *ol,
+	    const char *name, uint64_t size, bool owners, size_t *index);
+/* The cache's damage, a copy of why: 0, or -1 (memory). */
+int	_memstat_objects_cache_damage(struct memstat_objects *ol,
+	    size_t cache, const char *why);
+/* A new object (copied): 0, or -1 (memory). */
+int	_memstat_objects_add(struct memstat_objects *ol,
+	    const struct objects_object *o);
+/* The stack of frames[0..n), kept once: its index, or -1 (memory). */
+int	_memstat_objects_stack(struct memstat_objects *ol,
+	    const uint64_t *frames, uint32_t n, uint32_t *index);
+
+#endif /* !OBJECTS_INTERNAL_H */
