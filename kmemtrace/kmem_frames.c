@@ -3,6 +3,8 @@
  * cover the _noprof spellings (6.10 on) and the compiler's .isra, .part
  * and .constprop copies.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kmem_frames.h"
@@ -49,4 +51,18 @@ kmem_frames_page_caller(struct tep_handle *tep, const uint64_t *frames,
 		if (!named(tep, *frames, page_allocator))
 			return (*frames);
 	return (0);
+}
+
+void
+kmem_frames_symbol(struct tep_handle *tep, uint64_t addr, char *buf,
+    size_t len)
+{
+	const char *name = tep_find_function(tep, addr);
+
+	if (name == NULL) {
+		snprintf(buf, len, "%#" PRIx64, addr);
+		return;
+	}
+	snprintf(buf, len, "%s+%#" PRIx64, name, addr -
+	    (uint64_t)tep_find_function_address(tep, addr));
 }

@@ -19,4 +19,8 @@ const uint64_t *kmem_frames_past_tracing(struct tep_handle *tep,
 uint64_t kmem_frames_page_caller(struct tep_handle *tep,
 	    const uint64_t *frames, size_t n);
 
+/* "function+0x1f", or the address where no symbol holds it. */
+void	kmem_frames_symbol(struct tep_handle *tep, uint64_t addr, char *buf,
+	    size_t len);
+
 #endif /* !KMEM_FRAMES_H */

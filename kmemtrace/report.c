@@ -13,6 +13,7 @@
 
 #include "kmem_stats.h"
 #include "report.h"
+#include "report_dump.h"
 #include "report_loss.h"
 #include "report_outstanding.h"
 #include "report_tables.h"
@@ -36,7 +37,11 @@ static const char report_usage[] =
     "       kmemtrace report --outstanding [--page] [-c cache ...]\n"
     "                        [--by stack|callsite|pid|object] [--older seconds]\n"
     "                        [-l groups] [-p pid[,pid...]]\n"
-    "                        [--libxo json[,pretty]] [dir | file.dat]\n"
+    "                        [--folded | --libxo json[,pretty]] [dir | file.dat]\n"
+    "       kmemtrace report --outstanding -M core [-N system] [-c cache ...]\n"
+    "                        [--by stack|callsite|pid|object] [--older seconds]\n"
+    "                        [-l groups] [-p pid[,pid...]]\n"
+    "                        [--folded | --libxo json[,pretty]]\n"
     "  --caller     per call site (the default)\n"
     "  --alloc      per pointer\n"
     "  --cache      per slab cache\n"
@@ -51,7 +56,12 @@ static const char report_usage[] =
     "               stacks), callsite (pages': the first frame outside\n"
     "               the page allocator), pid, or object by object\n"
     "  -c cache     only this cache's objects (repeatable)\n"
+    "  --folded     folded stacks for flame graphs: frames outermost\n"
+    "               first, the cache last, then the bytes\n"
     "  --older s    only those allocated at least s seconds before the end\n"
+    "  -M core      the objects allocated in a core image or /proc/kcore,\n"
+    "               with their owners where the kernel kept them\n"
+    "               (slub_debug=U); -N: its System.map, vmlinux or BTF\n"
     "  dir          a kmemtrace recording (default kmemtrace.data), or\n"
     "  file.dat     a trace-cmd trace.dat\n"
     "  --libxo json[,pretty]  JSON instead of text\n";
@@ -65,6 +75,7 @@ enum {
 	OPT_OUTSTANDING,
 	OPT_BY,
 	OPT_OLDER,
+	OPT_FOLDED,
 };
 
 /* -c: as many as record takes. */
@@ -387,6 +398,7 @@ outstanding_report(const char *path, enum tool_style style,
     struct outstanding_options *o, int *pids, size_t npids)
 {
 	struct json_object *body;
+	struct outstanding_set set;
 	struct kmem_stats st;
 	struct kt_source src;
 	struct kt_error e;
@@ -427,20 +439,25 @@ outstanding_report(const char *path, enum tool_style style,
 		errx(1, "%s: no stacks were recorded (kmemtrace record -g); "
 		    "--by callsite, pid or object", path);
 
+	if (outstanding_from_recording(&set, &st, o->pages) != 0)
+		errx(1, "out of memory");
 	tool_out_init(&out, style);
-	if (style != STYLE_TEXT) {
+	if (o->folded)
+		rc = report_outstanding_folded(out.text, &set, o);
+	else if (style != STYLE_TEXT) {
 		body = tool_json_set(out.json, "kmemtrace",
 		    tool_json_new(json_type_object));
 		tool_json_set(body, "source", source_json(&src, &st));
 		tool_json_set(body, "lost", report_loss_json(&src));
-		rc = report_outstanding_json(body, &st, o);
+		rc = report_outstanding_json(body, &set, o);
 	} else {
 		header_text(out.text, &src, &st);
-		rc = report_outstanding_text(out.text, &st, o);
+		rc = report_outstanding_text(out.text, &set, o);
 	}
 	if (rc != 0)
 		errx(1, "out of memory");
 	tool_out_finish(&out);
+	outstanding_set_free(&set);
 	kmem_stats_free(&st);
 	kt_source_close(&src);
 	free(pids);
@@ -459,6 +476,7 @@ kmemtrace_report(int argc, char *argv[])
 		{ "outstanding", no_argument, NULL, OPT_OUTSTANDING },
 		{ "by", required_argument, NULL, OPT_BY },
 		{ "older", required_argument, NULL, OPT_OLDER },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool want[TABLE_COUNT] = { false }, any = false, slab, page;
@@ -473,19 +491,23 @@ kmemtrace_report(int argc, char *argv[])
 	int *pids = NULL, ch, by = -1;
 	size_t npids = 0;
 	char *end;
-	bool outstanding = false;
+	bool outstanding = false, folded = false;
 	double older = 0;
 	const char *caches[RECORD_REPORT_CACHES];
+	const char *core = NULL, *system = NULL;
 	size_t ncaches = 0;
 
 	argc = tool_parse_libxo(argc, argv, &style);
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:l:p:s:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, ":c:l:M:N:p:s:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case OPT_OUTSTANDING:
 			outstanding = true;
+			break;
+		case OPT_FOLDED:
+			folded = true;
 			break;
 		case OPT_BY:
 			if ((by = report_outstanding_by(optarg)) < 0)
@@ -526,6 +548,12 @@ kmemtrace_report(int argc, char *argv[])
 		case 'p':
 			npids = parse_pids(optarg, &pids);
 			break;
+		case 'M':
+			core = optarg;
+			break;
+		case 'N':
+			system = optarg;
+			break;
 		case 's':
 			sort = optarg;
 			break;
@@ -540,23 +568,38 @@ kmemtrace_report(int argc, char *argv[])
 			    argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc && core == NULL)
 		path = argv[optind++];
 	if (optind < argc)
 		tool_usage_error("unexpected argument %s", argv[optind]);
-	if (!outstanding && (by >= 0 || older > 0 || ncaches > 0))
-		tool_usage_error("--by, --older and -c go with --outstanding");
+	if (core == NULL && system != NULL)
+		tool_usage_error("-N names the system of a core image (-M)");
+	if (core != NULL && (!outstanding || want[TABLE_PAGE]))
+		tool_usage_error("-M reads a core image's slab objects: "
+		    "--outstanding, without --page");
+	if (!outstanding && (by >= 0 || older > 0 || ncaches > 0 || folded))
+		tool_usage_error("--by, --older, -c and --folded go with "
+		    "--outstanding");
+	if (folded && style != STYLE_TEXT)
+		tool_usage_error("--folded writes folded stacks, not JSON");
 	if (outstanding && (want[TABLE_CALLER] || want[TABLE_ALLOC] ||
 	    want[TABLE_CACHE] || sort != NULL))
 		tool_usage_error("--outstanding takes --page, not the tables' "
 		    "options");
 	if (outstanding && want[TABLE_PAGE] && ncaches > 0)
 		tool_usage_error("-c chooses slab caches, not pages");
+	if (core != NULL)
+		return (report_dump(core, system, style, &(struct
+		    outstanding_options){ .by = by, .older_ns =
+		    (uint64_t)(older * 1e9), .caches = caches,
+		    .ncaches = ncaches, .limit = limit, .folded = folded },
+		    pids, npids));
 	if (outstanding)
 		return (outstanding_report(path, style, &(struct
 		    outstanding_options){ .by = by, .pages = want[TABLE_PAGE],
 		    .older_ns = (uint64_t)(older * 1e9), .caches = caches,
-		    .ncaches = ncaches, .limit = limit }, pids, npids));
+		    .ncaches = ncaches, .limit = limit, .folded = folded },
+		    pids, npids));
 	if (!any)
 		want[TABLE_CALLER] = true;
 	for (int t = 0; t < TABLE_COUNT; t++)

@@ -1,12 +1,13 @@
 /*
- * report_outstanding.c: the allocations live at the end, sorted into
- * groups once (the model), then written as text or JSON from it.
+ * report_outstanding.c: the allocations live at the end (of a recording,
+ * or in a core image: an outstanding_set), sorted into groups once (the
+ * model), then written as text or JSON from it.
  *
- * Whether an object is really outstanding: a free may have had no event
- * (a loss on any CPU after the allocation, or a cache seen allocating an
- * address again with no free between: kfree_rcu's kfree_bulk and
- * kmem_cache_free_bulk have no events).  Such objects are counted apart
- * and marked; the rest are certain.
+ * Whether a recording's object is really outstanding: a free may have
+ * had no event (a loss on any CPU after the allocation, or a cache seen
+ * allocating an address again with no free between: kfree_rcu's
+ * kfree_bulk and kmem_cache_free_bulk have no events).  Such objects are
+ * counted apart and marked; the rest are certain.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 
 #include "kmem_frames.h"
 #include "report_outstanding.h"
-#include "report_tables.h"
 #include "tool_output.h"
 
 #define LIST_SHOWN	4	/* caches, pids a group names in text */
@@ -33,9 +33,9 @@ struct group {
 };
 
 struct model {
-	const struct kmem_stats *st;
+	const struct outstanding_set *set;
 	const struct outstanding_options *o;
-	struct kmem_live *live;
+	const struct kmem_live *live;
 	size_t		 nlive;
 	struct item	*items;
 	size_t		 nitems;
@@ -43,7 +43,6 @@ struct model {
 	size_t		 ngroups;
 	uint64_t	 end, bytes;
 	size_t		 lost, untraced;
-	bool		 loss_unplaced;	/* lost events, not where */
 };
 
 /* A name and how many of a group's objects have it. */
@@ -66,41 +65,25 @@ report_outstanding_by(const char *name)
 
 /* Stack id's frames past the trace machinery's. */
 static const uint64_t *
-frames_of(const struct kmem_stats *st, uint32_t id, size_t *n)
+frames_of(const struct outstanding_set *set, uint32_t id, size_t *n)
 {
-	const uint64_t *f;
-
 	if (id == KMEM_NO_STACK) {
 		*n = 0;
 		return (NULL);
 	}
-	f = kmem_stacks_get(&st->stacks, id, n);
-	return (kmem_frames_past_tracing(st->events.tep, f, n));
-}
-
-/* A page's caller: the first frame outside the page allocator, or 0. */
-static uint64_t
-page_caller(const struct kmem_stats *st, uint32_t id)
-{
-	const uint64_t *f;
-	size_t n;
-
-	if (id == KMEM_NO_STACK)
-		return (0);
-	f = kmem_stacks_get(&st->stacks, id, &n);
-	return (kmem_frames_page_caller(st->events.tep, f, n));
+	return (set->frames(set, id, n));
 }
 
 static bool
 lost_could_explain(const struct model *m, const struct kmem_live *l)
 {
-	return (m->loss_unplaced || l->ts < m->st->loss_ts);
+	return (m->set->loss_unplaced || l->ts < m->set->loss_ts);
 }
 
 static bool
 untraced_could_explain(const struct model *m, const struct kmem_live *l)
 {
-	return (!m->o->pages && m->st->caches[l->cache].realloc_live > 0);
+	return (!m->o->pages && m->set->caches[l->cache].realloc_live > 0);
 }
 
 static bool
@@ -112,7 +95,7 @@ wanted(const struct model *m, const struct kmem_live *l)
 		return (false);
 	if (m->o->ncaches == 0)
 		return (true);
-	c = &m->st->caches[l->cache];
+	c = &m->set->caches[l->cache];
 	for (size_t i = 0; i < m->o->ncaches; i++)
 		if (strlen(m->o->caches[i]) == c->name_len &&
 		    memcmp(m->o->caches[i], c->name, c->name_len) == 0)
@@ -148,13 +131,13 @@ cmp_group(const void *a, const void *b)
 /* Caches in name order, for the object form's headers (qsort has no
  * argument for them). */
 static uint32_t *cache_rank;
-static const struct kmem_stats *rank_stats;
+static const struct kmem_row *rank_caches_of;
 
 static int
 cmp_cache_name(const void *a, const void *b)
 {
-	const struct kmem_row *x = &rank_stats->caches[*(const uint32_t *)a];
-	const struct kmem_row *y = &rank_stats->caches[*(const uint32_t *)b];
+	const struct kmem_row *x = &rank_caches_of[*(const uint32_t *)a];
+	const struct kmem_row *y = &rank_caches_of[*(const uint32_t *)b];
 	int c = strncmp(x->name, y->name, x->name_len < y->name_len ?
 	    x->name_len : y->name_len);
 
@@ -163,19 +146,19 @@ cmp_cache_name(const void *a, const void *b)
 }
 
 static int
-rank_caches(const struct kmem_stats *st)
+rank_caches(const struct outstanding_set *set)
 {
 	uint32_t *order;
 
 	free(cache_rank);
-	if ((cache_rank = calloc(st->ncaches + 1, sizeof(*cache_rank))) ==
-	    NULL || (order = calloc(st->ncaches + 1, sizeof(*order))) == NULL)
+	if ((cache_rank = calloc(set->ncaches + 1, sizeof(*cache_rank))) ==
+	    NULL || (order = calloc(set->ncaches + 1, sizeof(*order))) == NULL)
 		return (-1);
-	for (size_t i = 0; i < st->ncaches; i++)
+	for (size_t i = 0; i < set->ncaches; i++)
 		order[i] = (uint32_t)i;
-	rank_stats = st;
-	qsort(order, st->ncaches, sizeof(*order), cmp_cache_name);
-	for (size_t i = 0; i < st->ncaches; i++)
+	rank_caches_of = set->caches;
+	qsort(order, set->ncaches, sizeof(*order), cmp_cache_name);
+	for (size_t i = 0; i < set->ncaches; i++)
 		cache_rank[order[i]] = (uint32_t)i;
 	free(order);
 	return (0);
@@ -184,8 +167,6 @@ rank_caches(const struct kmem_stats *st)
 static void
 keys(const struct model *m, const struct kmem_live *l, struct item *it)
 {
-	const struct kmem_stats *st = m->st;
-
 	it->ts = l->ts;
 	switch (m->o->by) {
 	case BY_STACK:
@@ -193,7 +174,7 @@ keys(const struct model *m, const struct kmem_live *l, struct item *it)
 		it->k2 = m->o->pages ? l->order : 0;
 		break;
 	case BY_CALLSITE:
-		it->k1 = m->o->pages ? page_caller(st, l->stack) : l->call_site;
+		it->k1 = l->call_site;
 		it->k2 = m->o->pages ? l->order : 0;
 		break;
 	case BY_PID:
@@ -210,43 +191,25 @@ keys(const struct model *m, const struct kmem_live *l, struct item *it)
 static void
 model_free(struct model *m)
 {
-	free(m->live);
 	free(m->items);
 	free(m->groups);
 	free(cache_rank);
 	cache_rank = NULL;
 }
 
-static bool
-loss_unplaced(const struct kt_source *src)
-{
-	for (int c = 0; c < src->ncpus; c++) {
-		const struct kt_loss *l = &src->loss[c];
-
-		/* Pages flagged "missed" place an overrun; drops are not. */
-		if ((l->dropped != KT_UNKNOWN && l->dropped > 0) ||
-		    (l->commit_overrun != KT_UNKNOWN &&
-		    l->commit_overrun > 0) ||
-		    (l->overrun != KT_UNKNOWN && l->overrun > 0 &&
-		    l->missed_pages == 0))
-			return (true);
-	}
-	return (false);
-}
-
 static int
-model_build(struct model *m, const struct kmem_stats *st,
+model_build(struct model *m, const struct outstanding_set *set,
     const struct outstanding_options *o)
 {
 	size_t n;
 
 	memset(m, 0, sizeof(*m));
-	m->st = st;
+	m->set = set;
 	m->o = o;
-	m->end = st->totals.last_ts;
-	m->loss_unplaced = loss_unplaced(st->src);
-	m->live = kmem_stats_live(st, o->pages, &m->nlive);
-	if (m->nlive == SIZE_MAX || (!o->pages && rank_caches(st) != 0))
+	m->end = set->end;
+	m->live = set->live;
+	m->nlive = set->nlive;
+	if (!o->pages && rank_caches(set) != 0)
 		return (-1);
 	if (m->nlive == 0)
 		return (0);
@@ -355,14 +318,14 @@ tally_name(const struct model *m, const struct tally *t, bool pids,
 	if (pids) {
 		struct kmem_live l = { .pid = (int)t->key,
 		    .comm = (uint32_t)t->key2 };
-		const char *comm = kmem_stats_comm(m->st, &l);
+		const char *comm = m->set->comm(m->set, &l);
 
 		snprintf(buf, len, "%d %s", l.pid, comm != NULL ? comm :
 		    "(command unknown)");
 	} else if (m->o->pages)
 		snprintf(buf, len, "order %u", (unsigned)t->key);
 	else {
-		c = &m->st->caches[t->key];
+		c = &m->set->caches[t->key];
 		snprintf(buf, len, "%.*s", (int)c->name_len, c->name);
 	}
 }
@@ -401,13 +364,13 @@ frames_text(FILE *f, const struct model *m, uint32_t stack)
 	size_t n;
 	char sym[160];
 
-	fr = frames_of(m->st, stack, &n);
+	fr = frames_of(m->set, stack, &n);
 	if (n == 0) {
 		fprintf(f, " (no stack recorded)\n");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		report_symbol(m->st, fr[i], sym, sizeof(sym));
+		kmem_frames_symbol(m->set->tep, fr[i], sym, sizeof(sym));
 		fprintf(f, " #%02zu [<%#018" PRIx64 ">] in %s\n", i + 1, fr[i],
 		    sym);
 	}
@@ -439,7 +402,7 @@ group_line(FILE *f, const struct model *m, const struct group *g)
 		if (m->o->pages && m->items[g->first].k1 == 0)
 			snprintf(sym, sizeof(sym), "(no stack recorded)");
 		else
-			report_symbol(m->st, m->items[g->first].k1, sym,
+			kmem_frames_symbol(m->set->tep, m->items[g->first].k1, sym,
 			    sizeof(sym));
 		fprintf(f, "%" PRIu64 " bytes in %zu allocation%s from %s",
 		    g->bytes, g->n, g->n == 1 ? "" : "s", sym);
@@ -485,7 +448,7 @@ objects_text(FILE *f, const struct model *m)
 		for (size_t i = 0; i < g->n; i++) {
 			const struct kmem_live *l =
 			    &m->live[m->items[g->first + i].live];
-			const char *comm = kmem_stats_comm(m->st, l);
+			const char *comm = m->set->comm(m->set, l);
 
 			if (m->o->limit >= 0 && shown++ >= m->o->limit)
 				return;
@@ -502,12 +465,12 @@ objects_text(FILE *f, const struct model *m)
 }
 
 int
-report_outstanding_text(FILE *f, const struct kmem_stats *st,
+report_outstanding_text(FILE *f, const struct outstanding_set *set,
     const struct outstanding_options *o)
 {
 	struct model m;
 
-	if (model_build(&m, st, o) != 0) {
+	if (model_build(&m, set, o) != 0) {
 		model_free(&m);
 		return (-1);
 	}
@@ -518,14 +481,14 @@ report_outstanding_text(FILE *f, const struct kmem_stats *st,
 	fputc('\n', f);
 	if (m.lost > 0)
 		fprintf(f, "# ? %zu could have been freed by an event the "
-		    "recording lost%s\n", m.lost, m.loss_unplaced ?
+		    "recording lost%s\n", m.lost, set->loss_unplaced ?
 		    " (the losses are not placed in time: every object)" : "");
 	if (m.untraced > 0)
 		fprintf(f, "# ~ %zu are in caches seen allocating an address "
 		    "again with no free: frees without events (kfree_rcu, "
 		    "bulk frees)\n", m.untraced);
-	if (!kmem_stats_stacks(st))
-		fprintf(f, "# no stacks were recorded (kmemtrace record -g)\n");
+	if (!set->stacks)
+		fprintf(f, "# %s\n", set->no_stacks);
 	if (o->by == BY_OBJECT)
 		objects_text(f, &m);
 	else
@@ -536,6 +499,112 @@ report_outstanding_text(FILE *f, const struct kmem_stats *st,
 		}
 	model_free(&m);
 	return (0);
+}
+
+/* ---- folded stacks ---- */
+
+/* A stack and where it ends (a cache, or a page order), and its bytes. */
+struct fold {
+	uint32_t	 stack, leaf;
+	uint64_t	 bytes;
+	char		*line;
+};
+
+static int
+cmp_fold_key(const void *a, const void *b)
+{
+	const struct fold *x = a, *y = b;
+
+	if (x->stack != y->stack)
+		return (x->stack < y->stack ? -1 : 1);
+	return (x->leaf < y->leaf ? -1 : x->leaf > y->leaf);
+}
+
+static int
+cmp_fold_line(const void *a, const void *b)
+{
+	return (strcmp(((const struct fold *)a)->line,
+	    ((const struct fold *)b)->line));
+}
+
+/* "outermost;...;innermost;[leaf]": a new string, or NULL. */
+static char *
+fold_line(const struct model *m, const struct fold *fo)
+{
+	const uint64_t *fr;
+	char *buf = NULL, name[128];
+	size_t len = 0, n;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return (NULL);
+	fr = frames_of(m->set, fo->stack, &n);
+	while (n-- > 0) {
+		const char *fn = tep_find_function(m->set->tep, fr[n]);
+
+		if (fn != NULL)
+			fprintf(f, "%s;", fn);
+		else
+			fprintf(f, "%#" PRIx64 ";", fr[n]);
+	}
+	tally_name(m, &(struct tally){ .key = fo->leaf }, false, name,
+	    sizeof(name));
+	fprintf(f, "[%s]", name);
+	return (fclose(f) == 0 ? buf : (free(buf), NULL));
+}
+
+/* Folds of identical key (then line) into the first: the count left. */
+static size_t
+fold_merge(struct fold *fo, size_t n, int (*cmp)(const void *, const void *))
+{
+	size_t k = 0;
+
+	qsort(fo, n, sizeof(*fo), cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (k > 0 && cmp(&fo[k - 1], &fo[i]) == 0) {
+			fo[k - 1].bytes += fo[i].bytes;
+			free(fo[i].line);
+			continue;
+		}
+		fo[k++] = fo[i];
+	}
+	return (k);
+}
+
+int
+report_outstanding_folded(FILE *f, const struct outstanding_set *set,
+    const struct outstanding_options *o)
+{
+	struct fold *fo;
+	struct model m;
+	size_t n;
+	int rc = -1;
+
+	if (model_build(&m, set, o) != 0 ||
+	    (fo = calloc(m.nitems + 1, sizeof(*fo))) == NULL) {
+		model_free(&m);
+		return (-1);
+	}
+	for (size_t i = 0; i < m.nitems; i++) {
+		const struct kmem_live *l = &m.live[m.items[i].live];
+
+		fo[i] = (struct fold){ .stack = l->stack, .leaf = o->pages ?
+		    l->order : l->cache, .bytes = l->bytes_alloc };
+	}
+	n = fold_merge(fo, m.nitems, cmp_fold_key);
+	for (size_t i = 0; i < n; i++)
+		if ((fo[i].line = fold_line(&m, &fo[i])) == NULL)
+			goto out;
+	n = fold_merge(fo, n, cmp_fold_line);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %" PRIu64 "\n", fo[i].line, fo[i].bytes);
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(fo[i].line);
+	free(fo);
+	model_free(&m);
+	return (rc);
 }
 
 /* ---- JSON ---- */
@@ -566,7 +635,7 @@ list_json(const struct model *m, const struct group *g, bool pids)
 		if (pids) {
 			struct kmem_live l = { .pid = (int)t[i].key,
 			    .comm = (uint32_t)t[i].key2 };
-			const char *comm = kmem_stats_comm(m->st, &l);
+			const char *comm = m->set->comm(m->set, &l);
 
 			tool_json_set(o, "pid", tool_json_uint(t[i].key));
 			set_or_null(o, "command", comm != NULL ?
@@ -594,11 +663,11 @@ frames_json(const struct model *m, uint32_t stack)
 	char sym[160], addr[24];
 	size_t n;
 
-	for (fr = frames_of(m->st, stack, &n); n > 0; fr++, n--) {
+	for (fr = frames_of(m->set, stack, &n); n > 0; fr++, n--) {
 		struct json_object *o = tool_json_new(json_type_object);
 
 		snprintf(addr, sizeof(addr), "%#" PRIx64, *fr);
-		report_symbol(m->st, *fr, sym, sizeof(sym));
+		kmem_frames_symbol(m->set->tep, *fr, sym, sizeof(sym));
 		tool_json_set(o, "address", json_object_new_string(addr));
 		tool_json_set(o, "symbol", json_object_new_string(sym));
 		if (json_object_array_add(a, o) != 0)
@@ -611,7 +680,7 @@ static struct json_object *
 object_json(const struct model *m, const struct kmem_live *l)
 {
 	struct json_object *o = tool_json_new(json_type_object);
-	const char *comm = kmem_stats_comm(m->st, l);
+	const char *comm = m->set->comm(m->set, l);
 	char buf[160];
 
 	snprintf(buf, sizeof(buf), "%#" PRIx64, l->ptr);
@@ -623,7 +692,7 @@ object_json(const struct model *m, const struct kmem_live *l)
 		tally_name(m, &(struct tally){ .key = l->cache }, false, buf,
 		    sizeof(buf));
 		tool_json_set(o, "cache", json_object_new_string(buf));
-		report_symbol(m->st, l->call_site, buf, sizeof(buf));
+		kmem_frames_symbol(m->set->tep, l->call_site, buf, sizeof(buf));
 		tool_json_set(o, "callsite", json_object_new_string(buf));
 	}
 	tool_json_set(o, "bytes", tool_json_uint(l->bytes_alloc));
@@ -652,7 +721,7 @@ group_json(const struct model *m, const struct group *g)
 	if (m->o->pages)
 		tool_json_set(o, "pages", tool_json_uint(g->pages));
 	if (m->o->by == BY_CALLSITE) {
-		report_symbol(m->st, it->k1, sym, sizeof(sym));
+		kmem_frames_symbol(m->set->tep, it->k1, sym, sizeof(sym));
 		set_or_null(o, "callsite", m->o->pages && it->k1 == 0 ?
 		    NULL : json_object_new_string(sym));
 	}
@@ -671,13 +740,13 @@ group_json(const struct model *m, const struct group *g)
 
 int
 report_outstanding_json(struct json_object *parent,
-    const struct kmem_stats *st, const struct outstanding_options *o)
+    const struct outstanding_set *set, const struct outstanding_options *o)
 {
 	struct json_object *top, *a;
 	struct model m;
 	long shown = 0;
 
-	if (model_build(&m, st, o) != 0) {
+	if (model_build(&m, set, o) != 0) {
 		model_free(&m);
 		return (-1);
 	}
@@ -687,12 +756,12 @@ report_outstanding_json(struct json_object *parent,
 	    "slab"));
 	tool_json_set(top, "by", json_object_new_string(by_names[o->by]));
 	tool_json_set(top, "stacks-recorded",
-	    json_object_new_boolean(kmem_stats_stacks(st)));
+	    json_object_new_boolean(set->stacks));
 	tool_json_set(top, "allocations", tool_json_uint(m.nitems));
 	tool_json_set(top, "bytes", tool_json_uint(m.bytes));
 	tool_json_set(top, "lost-event-could-explain", tool_json_uint(m.lost));
 	tool_json_set(top, "losses-placed-in-time",
-	    json_object_new_boolean(!m.loss_unplaced));
+	    json_object_new_boolean(!set->loss_unplaced));
 	tool_json_set(top, "untraced-free-could-explain",
 	    tool_json_uint(m.untraced));
 	a = tool_json_set(top, o->by == BY_OBJECT ? "objects" : "groups",

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "kmem_stats.h"
+#include "outstanding_set.h"
 
 enum outstanding_by {
 	BY_STACK,
@@ -30,15 +30,24 @@ struct outstanding_options {
 	const char *const *caches;	/* only these caches, or none */
 	size_t		 ncaches;
 	long		 limit;		/* groups (objects), or -1 */
+	bool		 folded;	/* folded stacks, not the report */
 };
 
 /* "stack", ...: the --by value's enum; -1 if it is none. */
 int	report_outstanding_by(const char *name);
 
 /* The report, text or JSON; -1 when out of memory. */
-int	report_outstanding_text(FILE *f, const struct kmem_stats *st,
+int	report_outstanding_text(FILE *f, const struct outstanding_set *set,
+	    const struct outstanding_options *o);
+/*
+ * Folded stacks, as flame graph tools read them: a line per stack, its
+ * frames outermost first and the cache (or page order) last in brackets,
+ * then its bytes.
+ */
+int	report_outstanding_folded(FILE *f, const struct outstanding_set *set,
 	    const struct outstanding_options *o);
 int	report_outstanding_json(struct json_object *parent,
-	    const struct kmem_stats *st, const struct outstanding_options *o);
+	    const struct outstanding_set *set,
+	    const struct outstanding_options *o);
 
 #endif /* !REPORT_OUTSTANDING_H */

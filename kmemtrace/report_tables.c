@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmem_frames.h"
 #include "report_tables.h"
 #include "tool_output.h"
 
@@ -80,16 +81,7 @@ void
 report_symbol(const struct kmem_stats *st, uint64_t addr, char *buf,
     size_t len)
 {
-	struct tep_handle *tep = st->events.tep;
-	const char *name = tep_find_function(tep, addr);
-	uint64_t start;
-
-	if (name == NULL) {
-		snprintf(buf, len, "%#" PRIx64, addr);
-		return;
-	}
-	start = tep_find_function_address(tep, addr);
-	snprintf(buf, len, "%s+%#" PRIx64, name, addr - start);
+	kmem_frames_symbol(st->events.tep, addr, buf, len);
 }
 
 void

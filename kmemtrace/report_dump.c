@@ -1,0 +1,347 @@
+/*
+ * report_dump.c: kmemtrace report --outstanding -M CORE: the slab objects
+ * allocated in a core image (or /proc/kcore), in the report a recording
+ * gives.  Where the kernel kept owners (slub_debug=U, SLAB_STORE_USER),
+ * each object has its pid, CPU, age at the dump and stack, from
+ * libmemstat's memstat_kvm_objects(); the caches that kept none can only
+ * be counted (memstat_kvm_uma()'s allocated objects), and are, by cache.
+ * Symbols are the image's own kallsyms (or -N's), given to a
+ * libtraceevent handle as a recording's kallsyms are.
+ */
+#include <err.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memstat.h"
+#include "report_dump.h"
+#include "tool_output.h"
+
+/* Ages count back from here: no ts below 0 for any age a kernel has. */
+#define DUMP_END	(UINT64_C(1) << 62)
+
+/* A cache that kept no owners: its allocated objects, counted. */
+struct unowned {
+	const char	*name;
+	uint64_t	 objects, bytes;
+};
+
+struct dump {
+	const char	*core;
+	void		*kvm;
+	struct memstat_objects *ol;
+	struct memory_type_list *mtl;
+	struct tep_handle *tep;
+	struct kmem_row	*caches;
+	size_t		 owners;	/* caches that kept them */
+	struct unowned	*unowned;
+	size_t		 nunowned;
+	uint64_t	 damaged;	/* objects with a bad owner */
+};
+
+static const uint64_t *
+dump_frames(const struct outstanding_set *set, uint32_t id, size_t *n)
+{
+	const struct dump *d = set->arg;
+
+	return (memstat_objects_stack(d->ol, id, n));
+}
+
+static const char *
+dump_comm(const struct outstanding_set *set, const struct kmem_live *l)
+{
+	(void)set;
+	(void)l;
+	return (NULL);
+}
+
+static void
+add_symbol(const char *name, uint64_t addr, void *arg)
+{
+	if (tep_register_function(arg, (char *)name, addr, NULL) != 0)
+		errx(1, "out of memory");
+}
+
+static int
+cmp_pid(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* -p: pids is sorted. */
+static bool
+pid_wanted(int pid, const int *pids, size_t npids)
+{
+	return (npids == 0 || bsearch(&pid, pids, npids, sizeof(*pids),
+	    cmp_pid) != NULL);
+}
+
+/* The allocated objects of the caches that kept none of their owners. */
+static void
+count_unowned(struct dump *d)
+{
+	struct memory_type *mtp;
+
+	if ((d->mtl = memstat_mtl_alloc()) == NULL)
+		errx(1, "out of memory");
+	if (memstat_kvm_uma(d->mtl, d->kvm) != 0)
+		errx(1, "memstat_kvm_uma: %s", memstat_mtl_geterrmsg(d->mtl));
+	if ((d->unowned = calloc(memstat_objects_caches(d->ol) + 1,
+	    sizeof(*d->unowned))) == NULL)
+		errx(1, "out of memory");
+	for (size_t c = 0; c < memstat_objects_caches(d->ol); c++) {
+		const char *name = memstat_objects_cache_name(d->ol, c);
+
+		if (memstat_objects_cache_owners(d->ol, c))
+			continue;
+		mtp = memstat_mtl_find(d->mtl, ALLOCATOR_UMA, name);
+		if (mtp == NULL || (memstat_get_unknown(mtp) &
+		    MEMSTAT_UNKNOWN_ALLOCATED) != 0 ||
+		    memstat_get_allocated(mtp) == 0)
+			continue;
+		d->unowned[d->nunowned++] = (struct unowned){ .name = name,
+		    .objects = memstat_get_allocated(mtp),
+		    .bytes = memstat_get_allocated(mtp) *
+		    memstat_objects_cache_size(d->ol, c) };
+	}
+}
+
+static int
+cmp_unowned(const void *a, const void *b)
+{
+	const struct unowned *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return (x->bytes > y->bytes ? -1 : 1);
+	return (strcmp(x->name, y->name));
+}
+
+/* The set of the objects whose owners were kept. */
+static void
+owned_set(struct dump *d, struct outstanding_set *set, const int *pids,
+    size_t npids)
+{
+	size_t ncaches = memstat_objects_caches(d->ol);
+	size_t n = memstat_objects_count(d->ol);
+
+	if ((d->caches = calloc(ncaches + 1, sizeof(*d->caches))) == NULL ||
+	    (set->live = calloc(n + 1, sizeof(*set->live))) == NULL)
+		errx(1, "out of memory");
+	for (size_t c = 0; c < ncaches; c++) {
+		d->caches[c].name = memstat_objects_cache_name(d->ol, c);
+		d->caches[c].name_len = strlen(d->caches[c].name);
+		d->owners += memstat_objects_cache_owners(d->ol, c) != 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t c = memstat_object_cache(d->ol, i);
+		size_t stack = memstat_object_stack_id(d->ol, i);
+		uint64_t age = memstat_object_age_ns(d->ol, i);
+
+		d->damaged += memstat_object_damage(d->ol, i) != 0;
+		if (!pid_wanted(memstat_object_pid(d->ol, i), pids, npids))
+			continue;
+		set->live[set->nlive++] = (struct kmem_live){
+		    .ptr = memstat_object_address(d->ol, i),
+		    .ts = age > DUMP_END ? DUMP_END : DUMP_END - age,
+		    .bytes_alloc = memstat_objects_cache_size(d->ol, c),
+		    .bytes_req = memstat_objects_cache_size(d->ol, c),
+		    .call_site = memstat_object_callsite(d->ol, i),
+		    .cache = (uint32_t)c,
+		    .stack = stack == SIZE_MAX ? KMEM_NO_STACK :
+		    (uint32_t)stack,
+		    .comm = KMEM_NO_COMM,
+		    .pid = memstat_object_pid(d->ol, i),
+		    .cpu = memstat_object_cpu(d->ol, i) };
+	}
+	set->end = DUMP_END;
+	set->tep = d->tep;
+	set->caches = d->caches;
+	set->ncaches = ncaches;
+	set->stacks = d->owners > 0;
+	set->no_stacks = "no owners were kept: boot with slub_debug=U to keep "
+	    "them (slub_debug=U,CACHE for some caches)";
+	set->frames = dump_frames;
+	set->comm = dump_comm;
+	set->arg = d;
+}
+
+static void
+dump_open(struct dump *d, const char *core, const char *system,
+    const struct outstanding_options *o)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+
+	d->core = core;
+	if ((d->kvm = memstat_kvm_open(core, system, errbuf)) == NULL)
+		errx(1, "kvm_openfiles: %s", errbuf);
+	if ((d->ol = memstat_objects_alloc()) == NULL ||
+	    (d->tep = tep_alloc()) == NULL)
+		errx(1, "out of memory");
+	if (memstat_kvm_objects(d->ol, d->kvm, o->caches, o->ncaches) != 0)
+		errx(1, "memstat_kvm_objects: %s",
+		    memstat_objects_geterrmsg(d->ol));
+	for (size_t i = 0; i < o->ncaches; i++) {
+		size_t c;
+
+		for (c = 0; c < memstat_objects_caches(d->ol); c++)
+			if (strcmp(memstat_objects_cache_name(d->ol, c),
+			    o->caches[i]) == 0)
+				break;
+		if (c == memstat_objects_caches(d->ol))
+			errx(1, "%s: no cache %s", core, o->caches[i]);
+	}
+	if (memstat_kvm_symbols(d->kvm, add_symbol, d->tep) != 0)
+		errx(1, "%s: %s", core, memstat_kvm_geterr(d->kvm));
+}
+
+static void
+dump_close(struct dump *d, struct outstanding_set *set)
+{
+	outstanding_set_free(set);
+	free(d->caches);
+	free(d->unowned);
+	tep_free(d->tep);
+	memstat_mtl_free(d->mtl);
+	memstat_objects_free(d->ol);
+	memstat_kvm_close(d->kvm);
+}
+
+/* ---- what the image says besides its objects ---- */
+
+static void
+header_text(FILE *f, const struct dump *d)
+{
+	size_t ncaches = memstat_objects_caches(d->ol);
+
+	fprintf(f, "# core image %s", d->core);
+	if (memstat_objects_hz(d->ol) != 0)
+		fprintf(f, ", HZ %" PRIu64, memstat_objects_hz(d->ol));
+	else if (d->owners > 0)
+		fprintf(f, ", HZ not found: ages unknown");
+	fprintf(f, "\n# owners kept by %zu of %zu caches\n", d->owners,
+	    ncaches);
+	for (size_t c = 0; c < ncaches; c++)
+		if (memstat_objects_cache_damage(d->ol, c) != NULL)
+			fprintf(f, "# %s: read in part: %s\n",
+			    memstat_objects_cache_name(d->ol, c),
+			    memstat_objects_cache_damage(d->ol, c));
+	if (d->damaged > 0)
+		fprintf(f, "# %" PRIu64 " objects' owners are out of range in "
+		    "the image (pid, CPU, stack or age: shown as -1 or none)\n",
+		    d->damaged);
+}
+
+static void
+unowned_text(FILE *f, const struct dump *d)
+{
+	uint64_t objects = 0, bytes = 0;
+
+	for (size_t i = 0; i < d->nunowned; i++) {
+		objects += d->unowned[i].objects;
+		bytes += d->unowned[i].bytes;
+	}
+	if (d->nunowned == 0)
+		return;
+	fprintf(f, "\n# without owners: %" PRIu64 " objects, %" PRIu64
+	    " bytes, in %zu caches that kept none (slub_debug=U keeps "
+	    "them)\n", objects, bytes, d->nunowned);
+	for (size_t i = 0; i < d->nunowned; i++)
+		fprintf(f, "%" PRIu64 " bytes in %" PRIu64 " object%s of %s\n",
+		    d->unowned[i].bytes, d->unowned[i].objects,
+		    d->unowned[i].objects == 1 ? "" : "s", d->unowned[i].name);
+}
+
+static struct json_object *
+source_json(const struct dump *d)
+{
+	struct json_object *o = tool_json_new(json_type_object);
+	struct json_object *a = tool_json_new(json_type_array);
+	size_t ncaches = memstat_objects_caches(d->ol);
+
+	tool_json_set(o, "kind", json_object_new_string("core image"));
+	tool_json_set(o, "path", json_object_new_string(d->core));
+	tool_json_stat(o, "hz", memstat_objects_hz(d->ol),
+	    memstat_objects_hz(d->ol) != 0);
+	tool_json_set(o, "caches", tool_json_uint(ncaches));
+	tool_json_set(o, "caches-with-owners", tool_json_uint(d->owners));
+	tool_json_set(o, "objects-with-bad-owners", tool_json_uint(d->damaged));
+	for (size_t c = 0; c < ncaches; c++) {
+		struct json_object *x;
+
+		if (memstat_objects_cache_damage(d->ol, c) == NULL)
+			continue;
+		x = tool_json_new(json_type_object);
+		tool_json_set(x, "cache", json_object_new_string(
+		    memstat_objects_cache_name(d->ol, c)));
+		tool_json_set(x, "damage", json_object_new_string(
+		    memstat_objects_cache_damage(d->ol, c)));
+		if (json_object_array_add(a, x) != 0)
+			abort();
+	}
+	tool_json_set(o, "caches-read-in-part", a);
+	return (o);
+}
+
+static struct json_object *
+unowned_json(const struct dump *d)
+{
+	struct json_object *a = tool_json_new(json_type_array);
+
+	for (size_t i = 0; i < d->nunowned; i++) {
+		struct json_object *x = tool_json_new(json_type_object);
+
+		tool_json_set(x, "cache", json_object_new_string(
+		    d->unowned[i].name));
+		tool_json_set(x, "objects", tool_json_uint(
+		    d->unowned[i].objects));
+		tool_json_set(x, "bytes", tool_json_uint(d->unowned[i].bytes));
+		if (json_object_array_add(a, x) != 0)
+			abort();
+	}
+	return (a);
+}
+
+int
+report_dump(const char *core, const char *system, enum tool_style style,
+    struct outstanding_options *o, const int *pids, size_t npids)
+{
+	struct outstanding_set set = { 0 };
+	struct json_object *body;
+	struct tool_out out;
+	struct dump d = { 0 };
+	int rc;
+
+	dump_open(&d, core, system, o);
+	owned_set(&d, &set, pids, npids);
+	if (npids == 0)
+		count_unowned(&d);
+	qsort(d.unowned, d.nunowned, sizeof(*d.unowned), cmp_unowned);
+	if ((int)o->by < 0)
+		o->by = BY_STACK;
+	if (o->by == BY_STACK && d.owners == 0)
+		o->by = BY_CALLSITE;
+	tool_out_init(&out, style);
+	if (o->folded) {
+		rc = report_outstanding_folded(out.text, &set, o);
+		for (size_t i = 0; i < d.nunowned; i++)
+			fprintf(out.text, "[%s] %" PRIu64 "\n",
+			    d.unowned[i].name, d.unowned[i].bytes);
+	} else if (style != STYLE_TEXT) {
+		body = tool_json_set(out.json, "kmemtrace",
+		    tool_json_new(json_type_object));
+		tool_json_set(body, "source", source_json(&d));
+		rc = report_outstanding_json(body, &set, o);
+		tool_json_set(body, "without-owners", unowned_json(&d));
+	} else {
+		header_text(out.text, &d);
+		rc = report_outstanding_text(out.text, &set, o);
+		unowned_text(out.text, &d);
+	}
+	if (rc != 0)
+		errx(1, "out of memory");
+	tool_out_finish(&out);
+	dump_close(&d, &set);
+	return (0);
+}
