@@ -75,6 +75,7 @@ STREAMTEXT = fixtures/tools/streamtext
 KMEMTEXT   = fixtures/tools/kmemtext
 KVCORE     = fixtures/tools/kvcore
 KALLSYMS   = fixtures/tools/kallsyms
+OWNERPATCH = fixtures/tools/ownerpatch
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
@@ -149,7 +150,7 @@ $(KMEMTEXT): fixtures/tools/kmemtext.c kmemtrace/page_check.c \
 	    kmemtrace/page_check.c $(LDFLAGS) $(BSD_LIBS) $(TRACE_LIBS)
 
 # Reaches into the library's core-image internals, as the fuzz targets do.
-$(KVCORE) $(KALLSYMS): %: %.c $(LIB)
+$(KVCORE) $(KALLSYMS) $(OWNERPATCH): %: %.c $(LIB)
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
 tests/kmemload: tests/kmemload.c | deps
@@ -229,7 +230,7 @@ minbase-check:
 # vmcores from a real kernel booted in QEMU (their ground truth, the
 # guest's slabinfo, comes with them, so their tool outputs are re-blessed);
 # kmemtrace recordings of this kernel and of the guest's (root).
-fixtures: $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload all
+fixtures: $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) $(OWNERPATCH) tests/kmemload all
 	@sh fixtures/tools/regen
 	@sh fixtures/vmcore/make-fixtures
 	$(KVCORE) fixtures/vmcore/debian12-6.1/vmcore.elf \
@@ -273,7 +274,7 @@ clean:
 	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
-	    fuzz/kvm_seed fuzz/tools.h $(KVCORE) $(KALLSYMS)
+	    fuzz/kvm_seed fuzz/tools.h $(KVCORE) $(KALLSYMS) $(OWNERPATCH)
 	rm -rf fuzz/replay fuzz/replay-obj tests/.peers debs
 
 # test_list injects allocation failures into the library.
