@@ -2,7 +2,10 @@
  * bench_vmcore.c: the zone report of a full-size kernel dump, in a fresh
  * process per run: wall time, peak RSS, and bytes read from the file
  * (/proc/self/io rchar; libkdumpfile is told not to mmap), against one
- * sequential read of the whole file.
+ * sequential read of the whole file; and what of the report's time goes
+ * to counting the free objects the CPUs hold (the allocated counts of
+ * vmstat-z -A and of JSON), timed alone through the library's own walk
+ * of them, every cache of slab_caches.
  *
  *	bench/bench_vmcore RUNS DUMP	one row of the table
  *	bench/bench_vmcore --heading	the table's heading
@@ -20,8 +23,42 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kvm/kvm_slub.h"
 #include "memstat.h"
 #include "timing.h"
+
+enum run { SEQUENTIAL, REPORT, CPU_FREE };
+
+/* The CPUs' free objects of every cache, as the report counts them. */
+static void
+cpu_free_walk(void *handle)
+{
+	struct memstat_kvm *kvm = handle;
+	struct slub_slab_layout sl;
+	struct slub_cpu_layout cl;
+	struct kvm_member list;
+	struct kvm_array node;
+	uint64_t head, e, nodes, free, total = 0;
+
+	if (_memstat_slub_slab_layout(kvm, &sl) != 0 ||
+	    _memstat_slub_cpu_layout(kvm, &sl, &cl) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "list", &list) != 0 ||
+	    _memstat_kvm_pointer_array(kvm, "kmem_cache", "kmem_cache_node",
+	    &node) != 0 || _memstat_slub_nr_nodes(kvm, &node, &nodes) != 0 ||
+	    _memstat_kvm_symbol(kvm, "slab_caches", &head) != 0 ||
+	    _memstat_kvm_read_u64(kvm, head, &e) != 0)
+		errx(1, "%s", kvm->err.msg);
+	for (int n = 0; e != head && n < 100000; n++) {
+		if (_memstat_slub_cpu_free(kvm, &sl, &cl, e - list.offset,
+		    (uint32_t)nodes, UINT32_MAX, &free) != 0 ||
+		    _memstat_kvm_read_u64(kvm, e, &e) != 0)
+			errx(1, "%s", kvm->err.msg);
+		total += free;
+	}
+	_memstat_slub_cpu_layout_free(&cl);
+	if (total == 0)
+		errx(1, "no free objects on any CPU");
+}
 
 struct sample {
 	double	ms;
@@ -47,7 +84,7 @@ rchar(void)
 
 /* In a child: open, report, and send back what it cost. */
 static struct sample
-one_run(const char *dump, bool report)
+one_run(const char *dump, enum run what)
 {
 	struct sample s;
 	int p[2], status;
@@ -61,10 +98,26 @@ one_run(const char *dump, bool report)
 		struct rusage ru;
 		uint64_t r0 = rchar();
 		double t0 = now_ms();
+
+		(void)r0;
 		void *kvm;
 		int fd;
 
-		if (report) {
+		if (what == CPU_FREE) {
+			if ((kvm = memstat_kvm_open(dump, NULL, errbuf)) == NULL)
+				errx(1, "%s", errbuf);
+			/* The symbols and types loaded first, as the report
+			 * has them by then. */
+			if ((list = memstat_mtl_alloc()) == NULL ||
+			    memstat_kvm_uma(list, kvm) != 0)
+				errx(1, "memstat_kvm_uma: %s",
+				    memstat_kvm_geterr(kvm));
+			r0 = rchar();
+			t0 = now_ms();
+			cpu_free_walk(kvm);
+			memstat_mtl_free(list);
+			memstat_kvm_close(kvm);
+		} else if (what == REPORT) {
 			if ((kvm = memstat_kvm_open(dump, NULL, errbuf)) == NULL)
 				errx(1, "%s", errbuf);
 			if ((list = memstat_mtl_alloc()) == NULL ||
@@ -99,7 +152,7 @@ one_run(const char *dump, bool report)
 int
 main(int argc, char *argv[])
 {
-	double ms[64], rss[64], rd[64], seq[64];
+	double ms[64], rss[64], rd[64], seq[64], cpu[64];
 	struct sample s;
 	int runs, i;
 	off_t size;
@@ -107,7 +160,9 @@ main(int argc, char *argv[])
 
 	if (argc == 2 && strcmp(argv[1], "--heading") == 0) {
 		printf("| dump | size | report | peak RSS | read from the dump |"
-		    " one sequential read |\n|---|---|---|---|---|---|\n");
+		    " one sequential read | of the report, the CPUs' free "
+		    "objects | the report ÷ the report without them |\n"
+		    "|---|---|---|---|---|---|---|---|\n");
 		return (0);
 	}
 	if (argc != 3 || (runs = atoi(argv[1])) < 1 || runs > 64)
@@ -116,18 +171,21 @@ main(int argc, char *argv[])
 		err(1, "%s", argv[2]);
 	size = lseek(fd, 0, SEEK_END);
 	close(fd);
-	one_run(argv[2], false);	/* the page cache warm for both */
+	one_run(argv[2], SEQUENTIAL);	/* the page cache warm for all */
 	for (i = 0; i < runs; i++) {
-		s = one_run(argv[2], true);
+		s = one_run(argv[2], REPORT);
 		ms[i] = s.ms;
 		rss[i] = s.rss_mib;
 		rd[i] = s.read_mib;
-		seq[i] = one_run(argv[2], false).ms;
+		seq[i] = one_run(argv[2], SEQUENTIAL).ms;
+		cpu[i] = one_run(argv[2], CPU_FREE).ms;
 	}
 	/* One table row; run-bench prints the heading (see --heading). */
 	printf("| %s | %.1f MiB | %.1f ms | %.1f MiB | %.1f MiB (%.1f %%) |"
-	    " %.1f ms |\n", argv[2], size / 1048576.0, median(ms, runs),
-	    median(rss, runs), median(rd, runs),
-	    100 * median(rd, runs) * 1048576 / size, median(seq, runs));
+	    " %.1f ms | %.1f ms | %.2f |\n", argv[2], size / 1048576.0,
+	    median(ms, runs), median(rss, runs), median(rd, runs),
+	    100 * median(rd, runs) * 1048576 / size, median(seq, runs),
+	    median(cpu, runs), median(ms, runs) / (median(ms, runs) -
+	    median(cpu, runs)));
 	return (0);
 }
