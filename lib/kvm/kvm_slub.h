@@ -1,7 +1,8 @@
 /*
- * kvm_slub.h: what the SLUB walk (kvm_slub.c) and the count of the objects
- * the CPUs hold free (kvm_slub_cpu.c) share: the members they read, found
- * in BTF, and a member read as a number.
+ * kvm_slub.h: what the SLUB walks share: the slabinfo walk (kvm_slub.c),
+ * the count of the objects the CPUs hold free (kvm_slub_cpu.c) and the
+ * objects one by one (kvm_slub_objects.c), over a slab's members, memory
+ * and freelists and a member read as a number (kvm_slub_slab.c).
  */
 #ifndef KVM_SLUB_H
 #define KVM_SLUB_H
@@ -61,7 +62,8 @@ struct slub_cpu_layout {
 int	_memstat_slub_nr_nodes(struct memstat_kvm *kvm,
 	    const struct kvm_array *node, uint64_t *n);
 
-/* A member of the struct at base, as an unsigned number of its size. */
+/* A member of the struct at base, as an unsigned number of its size
+ * (kvm_slub_slab.c). */
 int	_memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
 	    const struct kvm_member *m, uint64_t *v);
 

@@ -25,23 +25,6 @@
 #define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 #define MAX_SHEAF	65536		/* objects in one sheaf */
 
-int
-_memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
-    const struct kvm_member *m, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (m->size > sizeof(x))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a %" PRIu32 "-byte counter", m->size));
-	if (_memstat_kvm_read(kvm, base + m->offset, &x, m->size) != 0)
-		return (-1);
-	if (m->bit_size != 0)
-		x = (x >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
-	*v = x;
-	return (0);
-}
-
 void
 _memstat_slub_cpu_layout_free(struct slub_cpu_layout *cl)
 {

@@ -20,6 +20,23 @@
 #define PAGE_SHIFT	12		/* x86-64 */
 
 int
+_memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
+    const struct kvm_member *m, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (m->size > sizeof(x))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "a %" PRIu32 "-byte counter", m->size));
+	if (_memstat_kvm_read(kvm, base + m->offset, &x, m->size) != 0)
+		return (-1);
+	if (m->bit_size != 0)
+		x = (x >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
+	*v = x;
+	return (0);
+}
+
+int
 _memstat_slub_slab_layout(struct memstat_kvm *kvm, struct slub_slab_layout *sl)
 {
 	const char *slab;
