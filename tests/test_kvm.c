@@ -391,6 +391,28 @@ test_no_btf(void **state)
 	    "(CONFIG_DEBUG_INFO_BTF): name its types with -N");
 }
 
+/*
+ * The list walks' loop guard: a list that loops without coming back to
+ * its head (entries 1 -> 2 -> ... -> 100 -> 40 -> ...) is caught within
+ * twice its length, whatever count the dump claims; a list without a
+ * loop is never taken for one.
+ */
+static void
+test_loop_guard(void **state)
+{
+	struct kvm_loop loop = KVM_LOOP_INIT, line = KVM_LOOP_INIT;
+	uint64_t p = 1, steps = 0;
+
+	(void)state;
+	while (!_memstat_kvm_loops(&loop, p)) {
+		p = p == 100 ? 40 : p + 1;
+		assert_true(++steps < 400);
+	}
+	assert_true(steps > 60);
+	for (p = 1; p <= 100000; p++)
+		assert_false(_memstat_kvm_loops(&line, p));
+}
+
 int
 main(void)
 {
@@ -406,6 +428,7 @@ main(void)
 		cmocka_unit_test(test_vmlinuz_payload_outside),
 		cmocka_unit_test(test_not_slub),
 		cmocka_unit_test(test_no_btf),
+		cmocka_unit_test(test_loop_guard),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

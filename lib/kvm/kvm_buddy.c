@@ -118,12 +118,13 @@ static int
 list_count(struct memstat_kvm *kvm, const struct layout *l, uint64_t head,
     uint64_t max, uint64_t *count, const char *zone, int order)
 {
+	struct kvm_loop loop = KVM_LOOP_INIT;
 	uint64_t p, n = 0;
 
 	if (_memstat_kvm_read_u64(kvm, head + l->list_next.offset, &p) != 0)
 		return (-1);
 	while (p != head) {
-		if (n++ == max)
+		if (n++ == max || _memstat_kvm_loops(&loop, p))
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "zone %s: an order-%d free list longer than its "
 			    "%" PRIu64 " free blocks (a cycle, or the dump was "

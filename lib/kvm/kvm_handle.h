@@ -91,6 +91,29 @@ int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
 #define KVM_LIVE_TRIES	8
 bool	_memstat_kvm_again(struct memstat_kvm *kvm, int *tries);
 
+/*
+ * A list walk's guard against a loop that misses its head, whatever count
+ * a damaged dump claims for the list (Brent's: the entry saved at each
+ * power of two steps comes round again within twice the loop's length).
+ * No list entry is at 0.
+ */
+struct kvm_loop {
+	uint64_t	 saved, power, steps;
+};
+#define KVM_LOOP_INIT	{ 0, 1, 0 }
+static inline bool
+_memstat_kvm_loops(struct kvm_loop *g, uint64_t entry)
+{
+	if (entry == g->saved)
+		return (true);
+	if (++g->steps == g->power) {
+		g->saved = entry;
+		g->power *= 2;
+		g->steps = 0;
+	}
+	return (false);
+}
+
 /* A SYMBOL(name) line of VMCOREINFO: 0, or -1 (nothing recorded). */
 int	_memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm,
 	    const char *name, uint64_t *addr);

@@ -93,12 +93,13 @@ partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
 {
 	uint64_t head = node + l->node_partial.offset, p, slab, inuse, objects;
 	uint64_t steps = 0, free = 0;
+	struct kvm_loop loop = KVM_LOOP_INIT;
 
 	if (_memstat_slub_member(kvm, head, &l->list_next, &p) != 0)
 		return (-1);
 	while (p != head) {
 		/* A partial list holds no more slabs than the node has. */
-		if (steps++ > nr_slabs)
+		if (steps++ > nr_slabs || _memstat_kvm_loops(&loop, p))
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "partial list of node 0x%" PRIx64 " longer than "
 			    "its %" PRIu64 " slabs (a cycle, or the dump was "

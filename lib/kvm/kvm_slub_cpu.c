@@ -155,6 +155,7 @@ cpu_slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
     uint64_t c, uint64_t max_slabs, uint64_t *freep)
 {
 	uint64_t slab, head, free, objects, n = 0, steps = 0;
+	struct kvm_loop loop = KVM_LOOP_INIT;
 
 	if (_memstat_slub_member(kvm, c, &cl->cpu_slab, &slab) != 0 ||
 	    _memstat_slub_member(kvm, c, &cl->cpu_freelist, &head) != 0)
@@ -169,7 +170,7 @@ cpu_slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
 	if (_memstat_slub_member(kvm, c, &cl->cpu_partial, &slab) != 0)
 		return (-1);
 	while (slab != 0) {
-		if (steps++ == max_slabs)
+		if (steps++ == max_slabs || _memstat_kvm_loops(&loop, slab))
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "a per-CPU partial chain longer than the cache's "
 			    "%" PRIu64 " slabs (it loops)", max_slabs));
@@ -224,12 +225,13 @@ barn_free(struct memstat_kvm *kvm, const struct slub_cpu_layout *cl,
     uint64_t barn, uint64_t *freep)
 {
 	uint64_t head = barn + cl->barn_full.offset, p, nr, steps = 0;
+	struct kvm_loop loop = KVM_LOOP_INIT;
 
 	if (_memstat_slub_member(kvm, barn, &cl->barn_nr_full, &nr) != 0 ||
 	    _memstat_kvm_read_u64(kvm, head, &p) != 0)
 		return (-1);
 	while (p != head) {
-		if (steps++ == nr)
+		if (steps++ == nr || _memstat_kvm_loops(&loop, p))
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "barn 0x%" PRIx64 ": more full sheaves than its "
 			    "%" PRIu64 " (the list loops)", barn, nr));

@@ -311,12 +311,13 @@ list_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t head,
     uint64_t *left)
 {
 	const struct layout *l = w->l;
+	struct kvm_loop loop = KVM_LOOP_INIT;
 	uint64_t p;
 
 	if (_memstat_slub_member(kvm, head, &l->list_next, &p) != 0)
 		return (-1);
 	while (p != head) {
-		if (*left == 0)
+		if (*left == 0 || _memstat_kvm_loops(&loop, p))
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "a node's slab lists hold more slabs than it "
 			    "counts (a list loops)"));
