@@ -588,12 +588,15 @@ kmemtrace_report(int argc, char *argv[])
 		    "options");
 	if (outstanding && want[TABLE_PAGE] && ncaches > 0)
 		tool_usage_error("-c chooses slab caches, not pages");
-	if (core != NULL)
-		return (report_dump(core, system, style, &(struct
+	if (core != NULL) {
+		report_dump(core, system, style, &(struct
 		    outstanding_options){ .by = by, .older_ns =
 		    (uint64_t)(older * 1e9), .caches = caches,
 		    .ncaches = ncaches, .limit = limit, .folded = folded },
-		    pids, npids));
+		    pids, npids);
+		free(pids);
+		return (0);
+	}
 	if (outstanding)
 		return (outstanding_report(path, style, &(struct
 		    outstanding_options){ .by = by, .pages = want[TABLE_PAGE],

@@ -78,6 +78,16 @@ pid_wanted(int pid, const int *pids, size_t npids)
 	    cmp_pid) != NULL);
 }
 
+static int
+cmp_unowned(const void *a, const void *b)
+{
+	const struct unowned *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return (x->bytes > y->bytes ? -1 : 1);
+	return (strcmp(x->name, y->name));
+}
+
 /* The allocated objects of the caches that kept none of their owners. */
 static void
 count_unowned(struct dump *d)
@@ -106,16 +116,7 @@ count_unowned(struct dump *d)
 		    .bytes = memstat_get_allocated(mtp) *
 		    memstat_objects_cache_size(d->ol, c) };
 	}
-}
-
-static int
-cmp_unowned(const void *a, const void *b)
-{
-	const struct unowned *x = a, *y = b;
-
-	if (x->bytes != y->bytes)
-		return (x->bytes > y->bytes ? -1 : 1);
-	return (strcmp(x->name, y->name));
+	qsort(d->unowned, d->nunowned, sizeof(*d->unowned), cmp_unowned);
 }
 
 /* The set of the objects whose owners were kept. */
@@ -317,7 +318,6 @@ report_dump(const char *core, const char *system, enum tool_style style,
 	owned_set(&d, &set, pids, npids);
 	if (npids == 0)
 		count_unowned(&d);
-	qsort(d.unowned, d.nunowned, sizeof(*d.unowned), cmp_unowned);
 	if ((int)o->by < 0)
 		o->by = BY_STACK;
 	if (o->by == BY_STACK && d.owners == 0)
