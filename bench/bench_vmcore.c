@@ -98,32 +98,23 @@ one_run(const char *dump, enum run what)
 		struct rusage ru;
 		uint64_t r0 = rchar();
 		double t0 = now_ms();
-
-		(void)r0;
 		void *kvm;
 		int fd;
 
-		if (what == CPU_FREE) {
-			if ((kvm = memstat_kvm_open(dump, NULL, errbuf)) == NULL)
-				errx(1, "%s", errbuf);
-			/* The symbols and types loaded first, as the report
-			 * has them by then. */
-			if ((list = memstat_mtl_alloc()) == NULL ||
-			    memstat_kvm_uma(list, kvm) != 0)
-				errx(1, "memstat_kvm_uma: %s",
-				    memstat_kvm_geterr(kvm));
-			r0 = rchar();
-			t0 = now_ms();
-			cpu_free_walk(kvm);
-			memstat_mtl_free(list);
-			memstat_kvm_close(kvm);
-		} else if (what == REPORT) {
+		if (what != SEQUENTIAL) {
 			if ((kvm = memstat_kvm_open(dump, NULL, errbuf)) == NULL)
 				errx(1, "%s", errbuf);
 			if ((list = memstat_mtl_alloc()) == NULL ||
 			    memstat_kvm_uma(list, kvm) != 0)
 				errx(1, "memstat_kvm_uma: %s",
 				    memstat_kvm_geterr(kvm));
+			/* The CPUs' walk alone, after the report has loaded
+			 * the symbols and types it uses. */
+			if (what == CPU_FREE) {
+				r0 = rchar();
+				t0 = now_ms();
+				cpu_free_walk(kvm);
+			}
 			memstat_mtl_free(list);
 			memstat_kvm_close(kvm);
 		} else {

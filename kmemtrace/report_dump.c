@@ -304,7 +304,7 @@ unowned_json(const struct dump *d)
 	return (a);
 }
 
-int
+void
 report_dump(const char *core, const char *system, enum tool_style style,
     struct outstanding_options *o, const int *pids, size_t npids)
 {
@@ -343,5 +343,4 @@ report_dump(const char *core, const char *system, enum tool_style style,
 		errx(1, "out of memory");
 	tool_out_finish(&out);
 	dump_close(&d, &set);
-	return (0);
 }

@@ -10,7 +10,7 @@
 #include "tool_options.h"
 
 /* The report on stdout, whole; errors end the program (one line). */
-int	report_dump(const char *core, const char *system,
+void	report_dump(const char *core, const char *system,
 	    enum tool_style style, struct outstanding_options *o,
 	    const int *pids, size_t npids);
 

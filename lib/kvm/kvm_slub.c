@@ -25,6 +25,7 @@
 
 #define MAX_CACHES	100000
 #define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
+#define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 #define NAME_MAX_LEN	256
 
 struct layout {
@@ -396,6 +397,22 @@ _memstat_slub_nr_nodes(struct memstat_kvm *kvm, const struct kvm_array *node,
 	if (*n == 0 || *n > MAX_NODES || *n > node->count)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "nr_node_ids is %" PRIu64, *n));
+	return (0);
+}
+
+int
+_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n)
+{
+	uint64_t addr;
+
+	*n = 1;
+	/* Without SMP the kernel has no nr_cpu_ids: one CPU. */
+	if (_memstat_kvm_symbol(kvm, "nr_cpu_ids", &addr) == 0 &&
+	    _memstat_kvm_read_u32(kvm, addr, n) != 0)
+		return (-1);
+	if (*n == 0 || *n > MAX_CPUS)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "nr_cpu_ids is %" PRIu32, *n));
 	return (0);
 }
 

@@ -22,7 +22,6 @@
 
 #include "kvm/kvm_slub.h"
 
-#define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 #define MAX_SHEAF	65536		/* objects in one sheaf */
 
 void
@@ -84,14 +83,10 @@ static int
 cpu_offsets(struct memstat_kvm *kvm, struct slub_cpu_layout *cl)
 {
 	uint64_t addr;
-	uint32_t n = 1;
+	uint32_t n;
 
-	if (_memstat_kvm_symbol(kvm, "nr_cpu_ids", &addr) == 0 &&
-	    _memstat_kvm_read_u32(kvm, addr, &n) != 0)
+	if (_memstat_slub_nr_cpus(kvm, &n) != 0)
 		return (-1);
-	if (n == 0 || n > MAX_CPUS)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "nr_cpu_ids is %" PRIu32, n));
 	if ((cl->cpu_offset = calloc(n, sizeof(uint64_t))) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
 		    "per-CPU offsets"));

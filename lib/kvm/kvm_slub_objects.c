@@ -31,6 +31,7 @@
 #define MAX_FRAMES	256
 #define PID_MAX_LIMIT	(4 * 1024 * 1024)	/* 64-bit kernels' */
 #define STORE_USER_BIT	16		/* SLAB_STORE_USER, 0x10000 */
+#define TRACK_MAX	512		/* bytes of a struct track: 5.10's 152 */
 
 struct layout {
 	struct kvm_array cache_node;
@@ -54,6 +55,7 @@ struct layout {
 struct cache_walk {
 	struct memstat_objects *ol;
 	const struct layout *l;
+	struct depot_layout *depot;	/* learns how the pools are kept */
 	size_t		 index;		/* in ol */
 	struct slub_geometry g;
 	uint64_t	 info_end;	/* track 0, from the object */
@@ -91,6 +93,9 @@ track_layout(struct memstat_kvm *kvm, struct layout *l)
 	    l) != 0 || _memstat_kvm_struct_size(kvm, "track",
 	    &l->track_size) != 0)
 		return (-1);
+	if (l->track_size > TRACK_MAX)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "a track of %" PRIu32 " bytes", l->track_size));
 	/* The stack: a depot handle since 5.17, inline addresses before. */
 	if (_memstat_kvm_member(kvm, "track", "handle", &l->track_stack) == 0) {
 		l->depot = true;
@@ -125,7 +130,6 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		W("kmem_cache_node", "nr_slabs", node_nr_slabs),
 #undef W
 	};
-	uint64_t addr;
 
 	*l = (struct layout){ 0 };
 	if (_memstat_kvm_members(kvm, want, sizeof(want) / sizeof(want[0]),
@@ -136,9 +140,7 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	    &l->cache_node) != 0 ||
 	    _memstat_slub_nr_nodes(kvm, &l->cache_node, &l->nr_nodes) != 0)
 		return (-1);
-	l->ncpus = 1;
-	if (_memstat_kvm_symbol(kvm, "nr_cpu_ids", &addr) == 0 &&
-	    _memstat_kvm_read_u32(kvm, addr, &l->ncpus) != 0)
+	if (_memstat_slub_nr_cpus(kvm, &l->ncpus) != 0)
 		return (-1);
 	/*
 	 * Owners need the full lists (CONFIG_SLUB_DEBUG) and the tracks;
@@ -213,9 +215,8 @@ track_stack(struct memstat_kvm *kvm, struct cache_walk *w, const uint8_t *t,
 		memcpy(&handle, t + l->track_stack.offset, sizeof(handle));
 		if (handle == 0)
 			return (0);
-		if (!l->stacks.ok || _memstat_depot_stack(kvm,
-		    (struct depot_layout *)&l->stacks, handle, w->frames,
-		    MAX_FRAMES, &n) != 0) {
+		if (!w->depot->ok || _memstat_depot_stack(kvm, w->depot,
+		    handle, w->frames, MAX_FRAMES, &n) != 0) {
 			o->damage |= MEMSTAT_OBJECT_BAD_STACK;
 			return (0);
 		}
@@ -247,12 +248,9 @@ object_add(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t p)
 	const struct layout *l = w->l;
 	struct objects_object o = { .address = p, .cache =
 	    (uint32_t)w->index, .age_ns = UINT64_MAX };
-	uint8_t t[512];
+	uint8_t t[TRACK_MAX];
 	uint64_t when;
 
-	if (l->track_size > sizeof(t))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a track of %" PRIu32 " bytes", l->track_size));
 	if (_memstat_kvm_read(kvm, p + w->info_end, t, l->track_size) != 0)
 		return (-1);
 	o.callsite = track_u64(t, &l->track_addr);
@@ -448,6 +446,7 @@ objects_walk(struct memstat_kvm *kvm, struct memstat_objects *ol,
 		    strerror(ENOMEM)));
 	w->ol = ol;
 	w->l = &l;
+	w->depot = &l.stacks;
 	ol->hz = l.hz;
 	while (e != head) {
 		if (n++ == MAX_CACHES) {
