@@ -65,11 +65,14 @@ TOOL_OBJS = $(TOOL_SRCS:.c=.o)
 TOOL_HDRS = lib/memstat.h $(wildcard tool/*.h)
 
 # The tools: one list, read here, by the golden runner and the fuzz
-# harness.  A tool is its folder: every .c there.
+# harness.  A tool is its folder: every .c there and in its rooms (the
+# folders inside it, whose headers are included by the room's name).
 TOOL_NAMES := $(shell sed -e 's/\#.*//' tools.list)
 TOOLS	   = $(foreach t,$(TOOL_NAMES),$(t)/$(t))
+tool_srcs = $(wildcard $(1)/*.c $(1)/*/*.c)
+tool_hdrs = $(wildcard $(1)/*.h $(1)/*/*.h)
 TOOL_MAIN_OBJS = $(patsubst %.c,%.o,$(foreach t,$(TOOL_NAMES),\
-		 $(wildcard $(t)/*.c)))
+		 $(call tool_srcs,$(t))))
 
 STREAMTEXT = fixtures/tools/streamtext
 KMEMTEXT   = fixtures/tools/kmemtext
@@ -126,9 +129,9 @@ $(TOOL_LIB): $(TOOL_OBJS)
 
 # One tool: its folder's objects, the tool layer, the library.
 define TOOL_RULES
-$(1)/%.o: $(1)/%.c $$(TOOL_HDRS) $$(wildcard $(1)/*.h) | deps
+$(1)/%.o: $(1)/%.c $$(TOOL_HDRS) $$(call tool_hdrs,$(1)) | deps
 	$$(CC) $$(TOOL_CFLAGS) $$($(subst -,_,$(1))_CFLAGS) -I$(1) -c -o $$@ $$<
-$(1)/$(1): $$(patsubst %.c,%.o,$$(wildcard $(1)/*.c)) $$(TOOL_LIB) $$(LIB)
+$(1)/$(1): $$(patsubst %.c,%.o,$$(call tool_srcs,$(1))) $$(TOOL_LIB) $$(LIB)
 	$$(CC) $$(TOOL_CFLAGS) -o $$@ $$(filter %.o,$$^) $$(TOOL_LIB) \
 	    $$(LIB) $$(LDFLAGS) $$(BSD_LIBS) $$(JSON_LIBS) $$(KVM_LIBS) \
 	    $$($(subst -,_,$(1))_LIBS)
@@ -144,10 +147,10 @@ $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 	    tests/support/streambuild.o \
 	    $(LDFLAGS) $(BSD_LIBS)
 
-$(KMEMTEXT): fixtures/tools/kmemtext.c kmemtrace/page_check.c \
-		kmemtrace/page_check.h | deps
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Ikmemtrace -o $@ $< \
-	    kmemtrace/page_check.c $(LDFLAGS) $(BSD_LIBS) $(TRACE_LIBS)
+$(KMEMTEXT): fixtures/tools/kmemtext.c kmemtrace/recording/page_check.c \
+		kmemtrace/recording/page_check.h | deps
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Ikmemtrace/recording -o $@ $< \
+	    kmemtrace/recording/page_check.c $(LDFLAGS) $(BSD_LIBS) $(TRACE_LIBS)
 
 # Reaches into the library's core-image internals, as the fuzz targets do.
 $(KVCORE) $(KALLSYMS) $(OWNERPATCH): %: %.c $(LIB)

@@ -21,13 +21,13 @@ FUZZ_CFLAGS  = $(WARN) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 FUZZ_LIBS    = $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS) $(TRACE_LIBS)
 
 # The tools' main() and exit paths, made callable (fuzz/tool_shim.h).
-FUZZ_TOOL_SRCS = $(TOOL_SRCS) $(foreach t,$(TOOL_NAMES),$(wildcard $(t)/*.c))
+FUZZ_TOOL_SRCS = $(TOOL_SRCS) $(foreach t,$(TOOL_NAMES),$(call tool_srcs,$(t)))
 FUZZ_SUPPORT_SRCS = fuzz/fuzz_support.c fuzz/tool_run.c fuzz/kvm_image.c
 FUZZ_HDRS = fuzz/tool_shim.h fuzz/tool_run.h fuzz/fuzz_support.h \
 	    fuzz/kvm_image.h fuzz/tools.h $(LIB_HDRS) $(TOOL_HDRS) \
-	    $(foreach t,$(TOOL_NAMES),$(wildcard $(t)/*.h))
+	    $(foreach t,$(TOOL_NAMES),$(call tool_hdrs,$(t)))
 SHIM = $(if $(filter $<,$(FUZZ_TOOL_SRCS)),-include fuzz/tool_shim.h \
-       -I$(dir $<) -Dmain=$(subst -,_,$(notdir $*))_main)
+       -I$(dir $<) -I$(firstword $(subst /, ,$<)) -Dmain=$(subst -,_,$(notdir $*))_main)
 
 # The tools' names for the harness, from tools.list.
 fuzz/tools.h: tools.list

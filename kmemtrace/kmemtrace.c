@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "report.h"
+#include "record/record.h"
+#include "report/report.h"
 #include "tool_options.h"
 
 #ifndef MEMSTAT_VERSION

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "tool_source.h"
 #include "tool_source_kinds.h"
 
 #define PAGES	8

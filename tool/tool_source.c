@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tool_source.h"
 #include "tool_source_kinds.h"
 
 /* Each kind memstat_probe() tells, and the operations that read it. */

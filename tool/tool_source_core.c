@@ -2,6 +2,7 @@
  * tool_source_core.c: a kernel core image, through the library's
  * kvm-style handle.  -N may name a System.map, a vmlinux or a BTF file.
  */
+#include "tool_source.h"
 #include "tool_source_kinds.h"
 
 static int

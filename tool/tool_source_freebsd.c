@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tool_source.h"
 #include "tool_source_kinds.h"
 
 typedef int (*decode_fn)(struct memory_type_list *, const void *, size_t);

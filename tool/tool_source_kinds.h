@@ -7,7 +7,18 @@
 #ifndef TOOL_SOURCE_KINDS_H
 #define TOOL_SOURCE_KINDS_H
 
-#include "tool_source.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Named, not included: tool_source.c includes this header, and the
+ * kinds below stand above it.
+ */
+struct memory_type_list;
+struct memstat_frag;
+struct tool_error;
+struct tool_source;
 
 struct tool_source_ops {
 	const char	*api;		/* "sysctl" or "kvm" */

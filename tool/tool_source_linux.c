@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tool_source.h"
 #include "tool_source_kinds.h"
 
 static int

@@ -24,8 +24,6 @@
 #include "linux/linux_tree.h"
 
 #define MAX_CACHES	100000
-#define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
-#define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 #define NAME_MAX_LEN	256
 
 struct layout {
@@ -377,42 +375,6 @@ slub_walk_caches(struct memstat_kvm *kvm, const struct layout *lp,
 				    "row", KVM_LIVE_TRIES);
 			return (-1);
 		}
-	return (0);
-}
-
-int
-_memstat_slub_nr_nodes(struct memstat_kvm *kvm, const struct kvm_array *node,
-    uint64_t *n)
-{
-	uint64_t addr;
-	uint32_t nodes32;
-
-	*n = 1;
-	/* Without NUMA the kernel has no nr_node_ids: one node. */
-	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &addr) == 0) {
-		if (_memstat_kvm_read_u32(kvm, addr, &nodes32) != 0)
-			return (-1);
-		*n = nodes32;
-	}
-	if (*n == 0 || *n > MAX_NODES || *n > node->count)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "nr_node_ids is %" PRIu64, *n));
-	return (0);
-}
-
-int
-_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n)
-{
-	uint64_t addr;
-
-	*n = 1;
-	/* Without SMP the kernel has no nr_cpu_ids: one CPU. */
-	if (_memstat_kvm_symbol(kvm, "nr_cpu_ids", &addr) == 0 &&
-	    _memstat_kvm_read_u32(kvm, addr, n) != 0)
-		return (-1);
-	if (*n == 0 || *n > MAX_CPUS)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "nr_cpu_ids is %" PRIu32, *n));
 	return (0);
 }
 

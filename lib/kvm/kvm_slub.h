@@ -56,12 +56,12 @@ struct slub_cpu_layout {
 };
 
 /*
- * nr_node_ids, checked against kmem_cache's array of nodes (kvm_slub.c):
- * 0, or -1 with the error recorded.
+ * nr_node_ids, checked against kmem_cache's array of nodes
+ * (kvm_slub_slab.c): 0, or -1 with the error recorded.
  */
 int	_memstat_slub_nr_nodes(struct memstat_kvm *kvm,
 	    const struct kvm_array *node, uint64_t *n);
-/* nr_cpu_ids, checked (kvm_slub.c): 0, or -1 with the error recorded. */
+/* nr_cpu_ids, checked (kvm_slub_slab.c): 0, or -1 with the error recorded. */
 int	_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n);
 
 /* A member of the struct at base, as an unsigned number of its size

@@ -1,7 +1,8 @@
 /*
  * kvm_slub_slab.c: a slab's members, where its objects are, and a walk
  * of one of its freelists, for the count of the CPUs' free objects and
- * for the objects one by one.
+ * for the objects one by one; and the kernel's counts of CPUs and nodes
+ * that size a cache's per-CPU and per-node arrays.
  *
  * A slab's objects start at its first page's address in the direct map:
  * page_offset_base + pfn << PAGE_SHIFT, the pfn being the slab's index in
@@ -18,6 +19,8 @@
 #include "kvm/kvm_slub.h"
 
 #define PAGE_SHIFT	12		/* x86-64 */
+#define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
+#define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 
 int
 _memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
@@ -153,5 +156,41 @@ _memstat_slub_freelist(struct memstat_kvm *kvm, const struct slub_memmap *mm,
 		    __builtin_bswap64(p + g->offset) : stored;
 	}
 	*np = n;
+	return (0);
+}
+
+int
+_memstat_slub_nr_nodes(struct memstat_kvm *kvm, const struct kvm_array *node,
+    uint64_t *n)
+{
+	uint64_t addr;
+	uint32_t nodes32;
+
+	*n = 1;
+	/* Without NUMA the kernel has no nr_node_ids: one node. */
+	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &addr) == 0) {
+		if (_memstat_kvm_read_u32(kvm, addr, &nodes32) != 0)
+			return (-1);
+		*n = nodes32;
+	}
+	if (*n == 0 || *n > MAX_NODES || *n > node->count)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "nr_node_ids is %" PRIu64, *n));
+	return (0);
+}
+
+int
+_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n)
+{
+	uint64_t addr;
+
+	*n = 1;
+	/* Without SMP the kernel has no nr_cpu_ids: one CPU. */
+	if (_memstat_kvm_symbol(kvm, "nr_cpu_ids", &addr) == 0 &&
+	    _memstat_kvm_read_u32(kvm, addr, n) != 0)
+		return (-1);
+	if (*n == 0 || *n > MAX_CPUS)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "nr_cpu_ids is %" PRIu32, *n));
 	return (0);
 }

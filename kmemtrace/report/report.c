@@ -14,10 +14,10 @@
 #include "kmem_stats.h"
 #include "report.h"
 #include "report_dump.h"
-#include "report_loss.h"
+#include "recording/recording_loss.h"
 #include "report_outstanding.h"
 #include "report_tables.h"
-#include "source_open.h"
+#include "recording/source_open.h"
 #include "tool_options.h"
 #include "tool_output.h"
 
@@ -126,7 +126,7 @@ header_text(FILE *f, const struct kt_source *src,
 	fprintf(f, "\n# state: %s%s\n", k->state, k->partial ?
 	    " (the report covers what was written)" : "");
 	fprintf(f, "# lost: ");
-	report_loss_text(f, src);
+	recording_loss_text(f, src);
 }
 
 static void
@@ -448,7 +448,7 @@ outstanding_report(const char *path, enum tool_style style,
 		body = tool_json_set(out.json, "kmemtrace",
 		    tool_json_new(json_type_object));
 		tool_json_set(body, "source", source_json(&src, &st));
-		tool_json_set(body, "lost", report_loss_json(&src));
+		tool_json_set(body, "lost", recording_loss_json(&src));
 		rc = report_outstanding_json(body, &set, o);
 	} else {
 		header_text(out.text, &src, &st);
@@ -653,7 +653,7 @@ kmemtrace_report(int argc, char *argv[])
 		body = tool_json_set(top, "kmemtrace",
 		    tool_json_new(json_type_object));
 		tool_json_set(body, "source", source_json(&src, &st));
-		tool_json_set(body, "lost", report_loss_json(&src));
+		tool_json_set(body, "lost", recording_loss_json(&src));
 	} else
 		header_text(out.text, &src, &st);
 	for (int t = 0; t < TABLE_COUNT; t++) {

@@ -1,12 +1,12 @@
 /*
- * report_loss.c: loss, per CPU, from the kernel's stats (overrun, commit
+ * recording_loss.c: loss, per CPU, from the kernel's stats (overrun, commit
  * overrun, dropped events) and from the pages flagged "events missed".
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_loss.h"
+#include "recording_loss.h"
 #include "source_dir.h"
 #include "tool_output.h"
 
@@ -25,7 +25,7 @@ cpu_lost(const struct kt_loss *l)
 }
 
 void
-report_loss_text(FILE *f, const struct kt_source *src)
+recording_loss_text(FILE *f, const struct kt_source *src)
 {
 	bool any = false, stats = false;
 
@@ -77,7 +77,7 @@ json_count(struct json_object *o, const char *key, uint64_t v)
 }
 
 struct json_object *
-report_loss_json(const struct kt_source *src)
+recording_loss_json(const struct kt_source *src)
 {
 	struct json_object *a = tool_json_new(json_type_array);
 
@@ -102,7 +102,7 @@ report_loss_json(const struct kt_source *src)
 }
 
 void
-report_loss_summary(FILE *f, const char *path)
+recording_loss_summary(FILE *f, const char *path)
 {
 	char size[TOOL_HUMAN_LEN];
 	struct kt_source src;
@@ -116,6 +116,6 @@ report_loss_summary(FILE *f, const char *path)
 	}
 	fprintf(f, "kmemtrace: recorded %s on %d CPUs into %s; lost: ",
 	    tool_humanize(size, bytes), src.ncpus, path);
-	report_loss_text(f, &src);
+	recording_loss_text(f, &src);
 	kt_source_close(&src);
 }

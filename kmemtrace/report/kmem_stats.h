@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kmem_events.h"
+#include "recording/kmem_events.h"
 #include "kmem_stacks.h"
 #include "kmem_tasks.h"
 #include "u64map.h"

@@ -33,8 +33,8 @@
 #include "record_filter.h"
 #include "record_meta.h"
 #include "record_tracefs.h"
-#include "recording.h"
-#include "report_loss.h"
+#include "recording/recording.h"
+#include "recording/recording_loss.h"
 
 /* Enough for the dense benchmark workload to lose nothing (README). */
 #define DEFAULT_BUFFER_KIB	8192
@@ -482,7 +482,7 @@ kmemtrace_record(int argc, char *argv[])
 	}
 	if (failed != NULL)
 		errx(1, "%s: partial recording: %s", out, failed);
-	report_loss_summary(stderr, out);
+	recording_loss_summary(stderr, out);
 	close(rec.dir);
 	free((char *)m.command);
 	return (0);

@@ -8,7 +8,7 @@
 static const struct {
 	const char	*system, *name;
 	enum kmem_kind	 kind;
-} known[] = {
+} kmem_event_names[] = {
 	{ "kmem", "kmalloc", KMEM_KMALLOC },
 	{ "kmem", "kmalloc_node", KMEM_KMALLOC },
 	{ "kmem", "kmem_cache_alloc", KMEM_CACHE_ALLOC },
@@ -22,6 +22,9 @@ static const struct {
 	{ "task", "task_newtask", KMEM_TASK_NEW },
 	{ "task", "task_rename", KMEM_TASK_RENAME },
 };
+
+#define NKMEM_EVENT_NAMES \
+	(sizeof(kmem_event_names) / sizeof(*kmem_event_names))
 
 enum field_form {
 	NUMBER,		/* 1, 2, 4 or 8 bytes */
@@ -143,12 +146,14 @@ common_field(struct tep_handle *tep, const char *name, struct kmem_field *f,
 	struct tep_event *event;
 
 	/* Every event has the same common fields: take any kmem one's. */
-	for (size_t i = 0; field == NULL && i < sizeof(known) / sizeof(*known);
-	    i++)
-		if ((event = tep_find_event_by_name(tep, known[i].system,
-		    known[i].name)) != NULL && strcmp(known[i].system,
-		    "kmem") == 0)
+	for (size_t i = 0; field == NULL && i < NKMEM_EVENT_NAMES; i++) {
+		const char *system = kmem_event_names[i].system;
+
+		if (strcmp(system, "kmem") == 0 && (event =
+		    tep_find_event_by_name(tep, system,
+		    kmem_event_names[i].name)) != NULL)
 			field = tep_find_common_field(event, name);
+	}
 	if (field == NULL || field->offset < 0 || field->offset > 64 ||
 	    (field->size != 2 && field->size != 4))
 		return (kt_fail(e, "the kmem events' formats have no usable "
@@ -160,7 +165,7 @@ common_field(struct tep_handle *tep, const char *name, struct kmem_field *f,
 
 /* One event's fields, by its format: 0, or -1 when the format lies. */
 static int
-describe(struct kmem_event_desc *d, const char *name, struct kt_error *e)
+describe_event(struct kmem_event_desc *d, const char *name, struct kt_error *e)
 {
 	struct tep_event *event = d->event;
 	enum kmem_kind kind = d->kind;
@@ -225,11 +230,11 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 	ev->tep = tep;
 	ev->swap = tep_is_file_bigendian(tep) !=
 	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++) {
+	for (size_t i = 0; i < NKMEM_EVENT_NAMES; i++) {
 		struct tep_event *event = tep_find_event_by_name(tep,
-		    known[i].system, known[i].name);
+		    kmem_event_names[i].system, kmem_event_names[i].name);
 		struct kmem_event_desc *d;
-		enum kmem_kind kind = known[i].kind;
+		enum kmem_kind kind = kmem_event_names[i].kind;
 
 		if (event == NULL)
 			continue;
@@ -243,7 +248,7 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 		 * its event (kmem_events_need), not against the others: a
 		 * trace.dat carries every event's format.
 		 */
-		if (describe(d, known[i].name, &why) != 0) {
+		if (describe_event(d, kmem_event_names[i].name, &why) != 0) {
 			if (ev->unusable[kind].msg[0] == '\0')
 				ev->unusable[kind] = why;
 			continue;
@@ -292,7 +297,7 @@ kmem_events_need(const struct kmem_events *ev, bool slab, bool page,
  * every event); else by libtraceevent, which swaps.
  */
 static inline uint64_t
-number(const struct kmem_events *ev, const struct kt_record *rec,
+field_value(const struct kmem_events *ev, const struct kt_record *rec,
     const struct kmem_field *f)
 {
 	const char *p = (const char *)rec->data + f->offset;
@@ -314,7 +319,7 @@ number(const struct kmem_events *ev, const struct kt_record *rec,
 }
 
 static bool
-inside(const struct kt_record *rec, const struct kmem_field *f)
+field_fits(const struct kt_record *rec, const struct kmem_field *f)
 {
 	return (f->size == 0 || (size_t)f->offset + (size_t)f->size <=
 	    rec->size);
@@ -327,9 +332,9 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	const struct kmem_event_desc *d = NULL;
 	int id;
 
-	if (!inside(rec, &ev->type) || !inside(rec, &ev->pid))
+	if (!field_fits(rec, &ev->type) || !field_fits(rec, &ev->pid))
 		return (-1);
-	id = (int)number(ev, rec, &ev->type);
+	id = (int)field_value(ev, rec, &ev->type);
 	for (int i = 0; d == NULL && i < ev->ndesc; i++)
 		if (ev->desc[i].id == id)
 			d = &ev->desc[i];
@@ -342,9 +347,9 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	out->cpu = rec->cpu;
 	out->ts = rec->ts;
 	out->record = rec;
-	out->pid = (int)number(ev, rec, &ev->pid);
+	out->pid = (int)field_value(ev, rec, &ev->pid);
 	out->node = -1;
-#define FIELD(x)	if (d->x.size != 0) out->x = number(ev, rec, &d->x)
+#define FIELD(x)	if (d->x.size != 0) out->x = field_value(ev, rec, &d->x)
 	FIELD(call_site);
 	FIELD(ptr);
 	FIELD(bytes_req);
@@ -353,14 +358,14 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	FIELD(pfn);
 #undef FIELD
 	if (d->node.size != 0)
-		out->node = (int)number(ev, rec, &d->node);
+		out->node = (int)field_value(ev, rec, &d->node);
 	if (d->order.size != 0)
-		out->order = (unsigned)number(ev, rec, &d->order);
+		out->order = (unsigned)field_value(ev, rec, &d->order);
 	if (d->migratetype.size != 0)
-		out->migratetype = (int)number(ev, rec, &d->migratetype);
+		out->migratetype = (int)field_value(ev, rec, &d->migratetype);
 	if (d->name.size != 0) {
 		/* __data_loc: offset in the low 16 bits, length above. */
-		uint32_t loc = (uint32_t)number(ev, rec, &d->name);
+		uint32_t loc = (uint32_t)field_value(ev, rec, &d->name);
 		size_t off = loc & 0xffff, len = loc >> 16;
 
 		if (off + len > rec->size)
@@ -372,7 +377,7 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	}
 	if (d->kind == KMEM_STACK) {
 		/* The frames the count says, all inside the record. */
-		uint64_t n = number(ev, rec, &d->nframes);
+		uint64_t n = field_value(ev, rec, &d->nframes);
 		size_t at = (size_t)d->frames.offset, room;
 
 		room = rec->size - at;
@@ -380,7 +385,7 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 			/* __data_loc: offset in the low 16 bits, length */
 			const struct kmem_field loc = { .offset =
 			    d->frames.offset, .size = 4 };
-			uint32_t place = (uint32_t)number(ev, rec, &loc);
+			uint32_t place = (uint32_t)field_value(ev, rec, &loc);
 
 			at = place & 0xffff;
 			room = place >> 16;
@@ -398,7 +403,7 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 		out->comm = (const char *)rec->data + d->comm.offset;
 		out->comm_len = strnlen(out->comm, (size_t)d->comm.size);
 		out->task_pid = d->task_pid.size != 0 ?
-		    (int)number(ev, rec, &d->task_pid) : out->pid;
+		    (int)field_value(ev, rec, &d->task_pid) : out->pid;
 	}
 	return (0);
 }

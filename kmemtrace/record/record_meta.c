@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "record_meta.h"
-#include "recording.h"
+#include "recording/recording.h"
 
 /* Copies src (a tracefs or /proc file: read to its end) to dir/name. */
 static int
