@@ -25,6 +25,12 @@
 #include "record_cpu.h"
 
 #define COPY_BUF	65536
+/*
+ * Written bytes are handed to the disk every WRITEBACK_BYTES, without
+ * waiting: the recording's fsync at the stop then waits for the last of
+ * them only, not for all the recording at once.
+ */
+#define WRITEBACK_BYTES	(8U << 20)
 
 static int
 fail(struct cpu_reader *r, const char *what)
@@ -94,6 +100,18 @@ pipe_to_file(struct cpu_reader *r, size_t n)
 	return (0);
 }
 
+/* Starts the disk's writing of what was written since the last start. */
+static void
+start_writeback(struct cpu_reader *r)
+{
+	if (r->bytes - r->written_back < WRITEBACK_BYTES)
+		return;
+	/* Only a hint: a file system that cannot is written at fsync. */
+	(void)sync_file_range(r->out, (off_t)r->written_back,
+	    (off_t)(r->bytes - r->written_back), SYNC_FILE_RANGE_WRITE);
+	r->written_back = r->bytes;
+}
+
 /*
  * Every full page the kernel has: splice hands out only full pages and
  * says EAGAIN when there is none.  Bounded: each round moves at least a
@@ -110,6 +128,7 @@ drain_full_pages(struct cpu_reader *r)
 		if (n > 0) {
 			if (pipe_to_file(r, (size_t)n) != 0)
 				return (-1);
+			start_writeback(r);
 			continue;
 		}
 		if (n == 0 || errno == EAGAIN)

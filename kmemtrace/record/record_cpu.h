@@ -21,6 +21,7 @@ struct cpu_reader {
 	bool		 no_splice;	/* the output refused splice */
 	pthread_t	 thread;
 	bool		 started;
+	uint64_t	 written_back;	/* bytes handed to the disk */
 	/* Results, read after the thread is joined. */
 	uint64_t	 bytes;
 	int		 error;		/* errno of the failure, or 0 */

@@ -33,14 +33,24 @@ copy_file(int dir, const char *name, const char *src)
 	if ((out = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644)) < 0)
 		goto done;
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
+	/*
+	 * A /proc file gives a page a read: the buffer is filled before it
+	 * is written, a write per 64 KiB rather than per read.
+	 */
+	for (bool end = false; !end;) {
+		size_t have = 0;
+
+		while (have < sizeof(buf) && (n = read(in, buf + have,
+		    sizeof(buf) - have)) != 0) {
+			if (n < 0 && errno == EINTR)
 				continue;
-			goto done;
+			if (n < 0)
+				goto done;
+			have += (size_t)n;
 		}
-		for (ssize_t off = 0; off < n;) {
-			ssize_t m = write(out, buf + off, (size_t)(n - off));
+		end = have < sizeof(buf);
+		for (size_t off = 0; off < have;) {
+			ssize_t m = write(out, buf + off, have - off);
 
 			if (m < 0 && errno == EINTR)
 				continue;
@@ -49,7 +59,7 @@ copy_file(int dir, const char *name, const char *src)
 					errno = ENOSPC;
 				goto done;
 			}
-			off += m;
+			off += (size_t)m;
 		}
 	}
 	rc = 0;

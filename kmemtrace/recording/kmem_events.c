@@ -253,6 +253,9 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 				ev->unusable[kind] = why;
 			continue;
 		}
+		if (ev->desc_hint[d->id & (KMEM_DESC_HINTS - 1)] == 0)
+			ev->desc_hint[d->id & (KMEM_DESC_HINTS - 1)] =
+			    (int8_t)(ev->ndesc + 1);
 		ev->ndesc++;
 		if (kind <= KMEM_CACHE_FREE)
 			ev->have_slab = true;
@@ -325,44 +328,63 @@ field_fits(const struct kt_record *rec, const struct kmem_field *f)
 	    rec->size);
 }
 
+/* The description of event id, or NULL: not a kmem event. */
+static const struct kmem_event_desc *
+desc_of(const struct kmem_events *ev, int id)
+{
+	for (int i = 0; i < ev->ndesc; i++)
+		if (ev->desc[i].id == id)
+			return (&ev->desc[i]);
+	return (NULL);
+}
+
 int
 kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
     struct kmem_event *out)
 {
-	const struct kmem_event_desc *d = NULL;
-	int id;
+	const struct kmem_event_desc *d;
+	int id, hint;
 
 	if (!field_fits(rec, &ev->type) || !field_fits(rec, &ev->pid))
 		return (-1);
 	id = (int)field_value(ev, rec, &ev->type);
-	for (int i = 0; d == NULL && i < ev->ndesc; i++)
-		if (ev->desc[i].id == id)
-			d = &ev->desc[i];
-	if (d == NULL)
+	hint = ev->desc_hint[id & (KMEM_DESC_HINTS - 1)];
+	if (hint > 0 && ev->desc[hint - 1].id == id)
+		d = &ev->desc[hint - 1];
+	else if ((d = desc_of(ev, id)) == NULL)
 		return (1);
 	if (rec->size < d->min_size)
 		return (-1);	/* a field would lie past the record */
-	memset(out, 0, sizeof(*out));
+	/*
+	 * Field by field, not memset(): this runs for every record, and
+	 * the string instruction a memset of the whole event becomes costs
+	 * more than the fields' own reads.
+	 */
+#define FIELD(x)	(d->x.size != 0 ? field_value(ev, rec, &d->x) : 0)
 	out->kind = d->kind;
 	out->cpu = rec->cpu;
-	out->ts = rec->ts;
-	out->record = rec;
 	out->pid = (int)field_value(ev, rec, &ev->pid);
-	out->node = -1;
-#define FIELD(x)	if (d->x.size != 0) out->x = field_value(ev, rec, &d->x)
-	FIELD(call_site);
-	FIELD(ptr);
-	FIELD(bytes_req);
-	FIELD(bytes_alloc);
-	FIELD(gfp_flags);
-	FIELD(pfn);
+	out->ts = rec->ts;
+	out->call_site = FIELD(call_site);
+	out->ptr = FIELD(ptr);
+	out->bytes_req = FIELD(bytes_req);
+	out->bytes_alloc = FIELD(bytes_alloc);
+	out->gfp_flags = FIELD(gfp_flags);
+	out->node = d->node.size != 0 ? (int)field_value(ev, rec, &d->node) :
+	    -1;
+	out->name = NULL;
+	out->name_len = 0;
+	out->pfn = FIELD(pfn);
+	out->order = (unsigned)FIELD(order);
+	out->migratetype = (int)FIELD(migratetype);
 #undef FIELD
-	if (d->node.size != 0)
-		out->node = (int)field_value(ev, rec, &d->node);
-	if (d->order.size != 0)
-		out->order = (unsigned)field_value(ev, rec, &d->order);
-	if (d->migratetype.size != 0)
-		out->migratetype = (int)field_value(ev, rec, &d->migratetype);
+	out->frames = NULL;
+	out->nframes = 0;
+	out->frame_size = 0;
+	out->task_pid = 0;
+	out->comm = NULL;
+	out->comm_len = 0;
+	out->record = rec;
 	if (d->name.size != 0) {
 		/* __data_loc: offset in the low 16 bits, length above. */
 		uint32_t loc = (uint32_t)field_value(ev, rec, &d->name);

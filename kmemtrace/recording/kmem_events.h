@@ -88,6 +88,9 @@ struct kmem_events {
 		size_t		 min_size;	/* the fields' end */
 	} desc[KMEM_MAX_EVENTS];
 	int		 ndesc;
+	/* desc's index + 1 by the id's low bits, where no other id is. */
+#define KMEM_DESC_HINTS	64
+	int8_t		 desc_hint[KMEM_DESC_HINTS];
 	bool		 have_slab, have_page, have_stacks;
 	/* Why an event's format is of no use, by kind ("": it is). */
 	struct kt_error	 unusable[KMEM_TASK_RENAME + 1];

@@ -17,9 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
-
 #include "page_check.h"
+#include "page_walk.h"
 #include "recording.h"
 #include "source_dir.h"
 #include "text_check.h"
@@ -35,11 +34,11 @@ struct cpu_stream {
 	uint64_t	 npages, page;	/* pages in the file; next to load */
 	uint8_t		*batch;
 	size_t		 batch_pages, batch_at;
-	struct kbuffer	*kbuf;
+	struct page_walk walk;		/* the loaded page */
 	/* The current record, when have. */
 	bool		 have;
 	uint64_t	 ts;
-	void		*data;
+	const void	*data;
 	size_t		 size;
 	bool		 after_loss;	/* its page said events were missed */
 };
@@ -509,10 +508,7 @@ open_cpus(struct kt_source *src, struct recording *r, struct kt_error *e)
 			    page)));
 		s->npages = (uint64_t)st.st_size / page;
 		s->batch_pages = BATCH_BYTES / page > 0 ? BATCH_BYTES / page : 1;
-		if ((s->batch = malloc(s->batch_pages * page)) == NULL ||
-		    (s->kbuf = kbuffer_alloc(src->facts.long_size == 8 ?
-		    KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4, src->facts.big_endian ?
-		    KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE)) == NULL)
+		if ((s->batch = malloc(s->batch_pages * page)) == NULL)
 			return (kt_fail(e, "out of memory"));
 		s->batch_at = s->batch_pages;	/* empty */
 		if (parse_stats(src, r, cpu, e) != 0)
@@ -522,8 +518,7 @@ open_cpus(struct kt_source *src, struct recording *r, struct kt_error *e)
 }
 
 /*
- * The next page of s into its kbuffer, checked first.  0: loaded; 1: no
- * more pages.
+ * The next page of s, checked, to walk.  0: loaded; 1: no more pages.
  */
 static int
 next_page(struct kt_source *src, struct recording *r, struct cpu_stream *s,
@@ -575,33 +570,23 @@ next_page(struct kt_source *src, struct recording *r, struct cpu_stream *s,
 	}
 	s->batch_at++;
 	s->page++;
-	if (kbuffer_load_subbuffer(s->kbuf, p) != 0)
-		return (kt_fail(e, "%s/cpu%d.raw: page %llu: unreadable",
-		    r->path, s->cpu, (unsigned long long)(s->page - 1)));
+	page_walk_begin(&s->walk, &r->format, p, &info);
 	return (0);
 }
 
 /* s's next record, across pages; s->have false at its end. */
 static int
 advance(struct kt_source *src, struct recording *r, struct cpu_stream *s,
-    bool first, struct kt_error *e)
+    struct kt_error *e)
 {
-	unsigned long long ts;
-	void *data;
 	int rc;
 
-	data = first ? NULL : kbuffer_next_event(s->kbuf, &ts);
-	while (data == NULL) {
+	while (!page_walk_next(&s->walk, &s->data, &s->size, &s->ts))
 		if ((rc = next_page(src, r, s, e)) != 0) {
 			s->have = false;
 			return (rc < 0 ? -1 : 0);
 		}
-		data = kbuffer_read_event(s->kbuf, &ts);
-	}
 	s->have = true;
-	s->ts = ts;
-	s->data = data;
-	s->size = (size_t)kbuffer_event_size(s->kbuf);
 	return (0);
 }
 
@@ -641,7 +626,7 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
 
 	r->nheap = 0;
 	for (int cpu = 0; cpu < src->ncpus; cpu++) {
-		if (advance(src, r, &r->cpus[cpu], true, e) != 0)
+		if (advance(src, r, &r->cpus[cpu], e) != 0)
 			return (-1);
 		if (r->cpus[cpu].have)
 			r->heap[r->nheap++] = &r->cpus[cpu];
@@ -657,7 +642,7 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
 		s->after_loss = false;
 		if ((rc = fn(&rec, arg)) != 0)
 			return (rc);
-		if (advance(src, r, s, false, e) != 0)
+		if (advance(src, r, s, e) != 0)
 			return (-1);
 		if (!s->have)
 			r->heap[0] = r->heap[--r->nheap];
@@ -677,8 +662,6 @@ recording_close(struct kt_source *src)
 		if (r->cpus[cpu].fd >= 0)
 			close(r->cpus[cpu].fd);
 		free(r->cpus[cpu].batch);
-		if (r->cpus[cpu].kbuf != NULL)
-			kbuffer_free(r->cpus[cpu].kbuf);
 	}
 	free(r->cpus);
 	free(r->heap);

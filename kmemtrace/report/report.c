@@ -460,12 +460,112 @@ outstanding_report(const char *path, enum tool_style style,
 	outstanding_set_free(&set);
 	kmem_stats_free(&st);
 	kt_source_close(&src);
-	free(pids);
 	return (0);
 }
 
-int
-kmemtrace_report(int argc, char *argv[])
+/* What the command line asks for. */
+struct report_args {
+	const char	*path, *sort, *core, *system;
+	bool		 want[TABLE_COUNT], any;
+	enum tool_style	 style;
+	long		 limit;
+	int		*pids;
+	size_t		 npids;
+	/* --outstanding */
+	bool		 outstanding, folded;
+	int		 by;
+	double		 older;
+	const char	*caches[RECORD_REPORT_CACHES];
+	size_t		 ncaches;
+};
+
+static double
+parse_older(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || !(v >= 0 && v < 1e9))
+		tool_usage_error("--older %s: a number of seconds", arg);
+	return (v);
+}
+
+static long
+parse_limit(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || v < 0)
+		tool_usage_error("-l %s: a number of lines", arg);
+	return (v);
+}
+
+/* One option of the report's; getopt_long's ch and its optarg. */
+static void
+report_option(struct report_args *a, int ch, char *argv[])
+{
+	switch (ch) {
+	case OPT_OUTSTANDING:
+		a->outstanding = true;
+		break;
+	case OPT_FOLDED:
+		a->folded = true;
+		break;
+	case OPT_BY:
+		if ((a->by = report_outstanding_by(optarg)) < 0)
+			tool_usage_error("--by %s: stack, callsite, pid or "
+			    "object", optarg);
+		break;
+	case OPT_OLDER:
+		a->older = parse_older(optarg);
+		break;
+	case 'c':
+		if (a->ncaches == RECORD_REPORT_CACHES)
+			tool_usage_error("-c: at most %d caches",
+			    RECORD_REPORT_CACHES);
+		a->caches[a->ncaches++] = optarg;
+		break;
+	case OPT_CALLER:
+	case OPT_ALLOC:
+	case OPT_CACHE:
+	case OPT_PAGE:
+		a->want[ch - OPT_CALLER] = a->any = true;
+		break;
+	case OPT_HELP:
+		printf("%s", report_usage);
+		exit(0);
+	case 'l':
+		a->limit = parse_limit(optarg);
+		break;
+	case 'p':
+		a->npids = parse_pids(optarg, &a->pids);
+		break;
+	case 'M':
+		a->core = optarg;
+		break;
+	case 'N':
+		a->system = optarg;
+		break;
+	case 's':
+		a->sort = optarg;
+		break;
+	case ':':
+		tool_usage_error("option %s needs an argument",
+		    argv[optind - 1]);
+	default:
+		if (optopt != 0 && optopt < 0x100)
+			tool_usage_error("unknown option -%c", optopt);
+		tool_usage_error("unknown option %s", argv[optind - 1]);
+	}
+}
+
+static void
+parse_report_args(int argc, char *argv[], struct report_args *a)
 {
 	static const struct option longopts[] = {
 		{ "caller", no_argument, NULL, OPT_CALLER },
@@ -479,205 +579,178 @@ kmemtrace_report(int argc, char *argv[])
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool want[TABLE_COUNT] = { false }, any = false, slab, page;
-	const char *path = "kmemtrace.data", *sort = NULL, *bad;
-	struct json_object *top = NULL, *body = NULL;
-	enum tool_style style;
-	struct kmem_stats st;
-	struct kt_source src;
-	struct kt_error e;
-	struct tool_out out;
-	long limit = -1;
-	int *pids = NULL, ch, by = -1;
-	size_t npids = 0;
-	char *end;
-	bool outstanding = false, folded = false;
-	double older = 0;
-	const char *caches[RECORD_REPORT_CACHES];
-	const char *core = NULL, *system = NULL;
-	size_t ncaches = 0;
+	int ch;
 
-	argc = tool_parse_libxo(argc, argv, &style);
+	*a = (struct report_args){ .path = "kmemtrace.data", .limit = -1,
+	    .by = -1 };
+	argc = tool_parse_libxo(argc, argv, &a->style);
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:l:M:N:p:s:", longopts, NULL)) !=
-	    -1) {
-		switch (ch) {
-		case OPT_OUTSTANDING:
-			outstanding = true;
-			break;
-		case OPT_FOLDED:
-			folded = true;
-			break;
-		case OPT_BY:
-			if ((by = report_outstanding_by(optarg)) < 0)
-				tool_usage_error("--by %s: stack, callsite, "
-				    "pid or object", optarg);
-			break;
-		case OPT_OLDER:
-			errno = 0;
-			older = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(older >= 0 && older < 1e9))
-				tool_usage_error("--older %s: a number of "
-				    "seconds", optarg);
-			break;
-		case 'c':
-			if (ncaches == RECORD_REPORT_CACHES)
-				tool_usage_error("-c: at most %d caches",
-				    RECORD_REPORT_CACHES);
-			caches[ncaches++] = optarg;
-			break;
-		case OPT_CALLER:
-		case OPT_ALLOC:
-		case OPT_CACHE:
-		case OPT_PAGE:
-			want[ch - OPT_CALLER] = any = true;
-			break;
-		case OPT_HELP:
-			printf("%s", report_usage);
-			exit(0);
-		case 'l':
-			errno = 0;
-			limit = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    limit < 0)
-				tool_usage_error("-l %s: a number of "
-				    "lines", optarg);
-			break;
-		case 'p':
-			npids = parse_pids(optarg, &pids);
-			break;
-		case 'M':
-			core = optarg;
-			break;
-		case 'N':
-			system = optarg;
-			break;
-		case 's':
-			sort = optarg;
-			break;
-		case ':':
-			tool_usage_error("option %s needs an argument",
-			    argv[optind - 1]);
-		default:
-			if (optopt != 0 && optopt < 0x100)
-				tool_usage_error("unknown option -%c",
-				    optopt);
-			tool_usage_error("unknown option %s",
-			    argv[optind - 1]);
-		}
-	}
-	if (optind < argc && core == NULL)
-		path = argv[optind++];
+	while ((ch = getopt_long(argc, argv, ":c:l:M:N:p:s:", longopts,
+	    NULL)) != -1)
+		report_option(a, ch, argv);
+	if (optind < argc && a->core == NULL)
+		a->path = argv[optind++];
 	if (optind < argc)
 		tool_usage_error("unexpected argument %s", argv[optind]);
-	if (core == NULL && system != NULL)
+}
+
+/* The options that do not go together. */
+static void
+check_report_args(struct report_args *a)
+{
+	const bool *want = a->want;
+	const char *bad;
+
+	if (a->core == NULL && a->system != NULL)
 		tool_usage_error("-N names the system of a core image (-M)");
-	if (core != NULL && (!outstanding || want[TABLE_PAGE]))
+	if (a->core != NULL && (!a->outstanding || want[TABLE_PAGE]))
 		tool_usage_error("-M reads a core image's slab objects: "
 		    "--outstanding, without --page");
-	if (!outstanding && (by >= 0 || older > 0 || ncaches > 0 || folded))
+	if (!a->outstanding && (a->by >= 0 || a->older > 0 ||
+	    a->ncaches > 0 || a->folded))
 		tool_usage_error("--by, --older, -c and --folded go with "
 		    "--outstanding");
-	if (folded && style != STYLE_TEXT)
+	if (a->folded && a->style != STYLE_TEXT)
 		tool_usage_error("--folded writes folded stacks, not JSON");
-	if (outstanding && (want[TABLE_CALLER] || want[TABLE_ALLOC] ||
-	    want[TABLE_CACHE] || sort != NULL))
+	if (a->outstanding && (want[TABLE_CALLER] || want[TABLE_ALLOC] ||
+	    want[TABLE_CACHE] || a->sort != NULL))
 		tool_usage_error("--outstanding takes --page, not the tables' "
 		    "options");
-	if (outstanding && want[TABLE_PAGE] && ncaches > 0)
+	if (a->outstanding && want[TABLE_PAGE] && a->ncaches > 0)
 		tool_usage_error("-c chooses slab caches, not pages");
-	if (core != NULL) {
-		report_dump(core, system, style, &(struct
-		    outstanding_options){ .by = by, .older_ns =
-		    (uint64_t)(older * 1e9), .caches = caches,
-		    .ncaches = ncaches, .limit = limit, .folded = folded },
-		    pids, npids);
-		free(pids);
-		return (0);
-	}
-	if (outstanding)
-		return (outstanding_report(path, style, &(struct
-		    outstanding_options){ .by = by, .pages = want[TABLE_PAGE],
-		    .older_ns = (uint64_t)(older * 1e9), .caches = caches,
-		    .ncaches = ncaches, .limit = limit, .folded = folded },
-		    pids, npids));
-	if (!any)
-		want[TABLE_CALLER] = true;
+	if (a->outstanding)
+		return;
+	if (!a->any)
+		a->want[TABLE_CALLER] = true;
 	for (int t = 0; t < TABLE_COUNT; t++)
-		if (want[t] && sort != NULL &&
-		    (bad = report_sort_check(t, sort)) != NULL)
+		if (want[t] && a->sort != NULL &&
+		    (bad = report_sort_check(t, a->sort)) != NULL)
 			tool_usage_error("-s %s: --%s tables sort by %s",
 			    bad, t == TABLE_CALLER ? "caller" : t == TABLE_ALLOC ?
 			    "alloc" : t == TABLE_CACHE ? "cache" : "page",
 			    t == TABLE_PAGE ?
 			    "order, migtype, gfp, hit, bytes, callsite" :
 			    "callsite, ptr, name, bytes, hit, pingpong, frag");
+}
 
-	if (kt_source_open(&src, path, &e) != 0)
-		errx(1, "%s", e.msg);
-	/* What the events say is wrong is said of the recording. */
-	if (kmem_stats_init(&st, &src, want[TABLE_ALLOC], &e) != 0)
-		errx(1, "%s: %s", path, e.msg);
-	st.pids = pids;
-	st.npids = npids;
-	if (kmem_stats_gather(&st, &src, &e) != 0)
-		errx(1, "%s", e.msg);
-	/* What was recorded: by the formats, or for a trace.dat (which has
-	 * every event's) by the events met. */
-	slab = src.formats_recorded ? st.events.have_slab :
-	    st.totals.slab_events > 0;
-	page = src.formats_recorded ? st.events.have_page :
-	    st.totals.page_events > 0;
-	if (!slab && !page)
-		no_kmem_events(&st, &src, path);
+/*
+ * The tables a recording can give: what was recorded decides, by the
+ * formats, or for a trace.dat (which has every event's) by the events
+ * met.  Says why not and exits.
+ */
+static void
+tables_possible(struct report_args *a, struct kmem_stats *st,
+    struct kt_source *src, bool *slab, bool *page)
+{
+	bool *want = a->want;
+	struct kt_error e;
+
+	*slab = src->formats_recorded ? st->events.have_slab :
+	    st->totals.slab_events > 0;
+	*page = src->formats_recorded ? st->events.have_page :
+	    st->totals.page_events > 0;
+	if (!*slab && !*page)
+		no_kmem_events(st, src, a->path);
 	/* A page-only recording's default table is the page one. */
-	if (!any && !slab)
+	if (!a->any && !*slab)
 		want[TABLE_CALLER] = false, want[TABLE_PAGE] = true;
-	if (want[TABLE_PAGE] && !page)
+	if (want[TABLE_PAGE] && !*page)
 		errx(1, "%s: no page events were recorded (kmemtrace record "
-		    "-e page)", path);
+		    "-e page)", a->path);
 	if ((want[TABLE_CALLER] || want[TABLE_ALLOC] || want[TABLE_CACHE]) &&
-	    !slab)
+	    !*slab)
 		errx(1, "%s: no slab events were recorded (kmemtrace record "
-		    "-e slab)", path);
-	if (kmem_events_need(&st.events, want[TABLE_CALLER] ||
+		    "-e slab)", a->path);
+	if (kmem_events_need(&st->events, want[TABLE_CALLER] ||
 	    want[TABLE_ALLOC] || want[TABLE_CACHE], want[TABLE_PAGE], false,
 	    &e) != 0)
-		errx(1, "%s: %s", path, e.msg);
+		errx(1, "%s: %s", a->path, e.msg);
+}
 
-	tool_out_init(&out, style);
-	if (style != STYLE_TEXT) {
-		top = out.json;
-		body = tool_json_set(top, "kmemtrace",
+/* The tables' report: the source's heading, each table, the summary. */
+static void
+tables_write(const struct report_args *a, struct kmem_stats *st,
+    struct kt_source *src, bool slab, bool page)
+{
+	struct json_object *body = NULL;
+	struct tool_out out;
+
+	tool_out_init(&out, a->style);
+	if (a->style != STYLE_TEXT) {
+		body = tool_json_set(out.json, "kmemtrace",
 		    tool_json_new(json_type_object));
-		tool_json_set(body, "source", source_json(&src, &st));
-		tool_json_set(body, "lost", recording_loss_json(&src));
+		tool_json_set(body, "source", source_json(src, st));
+		tool_json_set(body, "lost", recording_loss_json(src));
 	} else
-		header_text(out.text, &src, &st);
+		header_text(out.text, src, st);
 	for (int t = 0; t < TABLE_COUNT; t++) {
-		const char *keys = sort != NULL ? sort : report_sort_default(t);
+		const char *keys = a->sort != NULL ? a->sort :
+		    report_sort_default(t);
 
-		if (!want[t])
+		if (!a->want[t])
 			continue;
-		if (style != STYLE_TEXT)
+		if (a->style != STYLE_TEXT)
 			tool_json_set(body, report_table_key(t),
-			    report_table_json(&st, t, keys, limit));
+			    report_table_json(st, t, keys, a->limit));
 		else {
 			fputc('\n', out.text);
-			report_table_text(out.text, &st, t, keys, limit);
+			report_table_text(out.text, st, t, keys, a->limit);
 		}
 	}
-	if (style != STYLE_TEXT) {
-		tool_json_set(body, "summary", summary_json(&st));
+	if (a->style != STYLE_TEXT) {
+		tool_json_set(body, "summary", summary_json(st));
 		if (slab)
-			tool_json_set(body, "misuse", misuse_json(&st));
+			tool_json_set(body, "misuse", misuse_json(st));
 	} else
-		summary_text(out.text, &st, slab, page);
+		summary_text(out.text, st, slab, page);
 	tool_out_finish(&out);
+}
+
+static int
+tables_report(struct report_args *a)
+{
+	struct kmem_stats st;
+	struct kt_source src;
+	struct kt_error e;
+	bool slab, page;
+
+	if (kt_source_open(&src, a->path, &e) != 0)
+		errx(1, "%s", e.msg);
+	/* What the events say is wrong is said of the recording. */
+	if (kmem_stats_init(&st, &src, a->want[TABLE_ALLOC], &e) != 0)
+		errx(1, "%s: %s", a->path, e.msg);
+	st.pids = a->pids;
+	st.npids = a->npids;
+	if (kmem_stats_gather(&st, &src, &e) != 0)
+		errx(1, "%s", e.msg);
+	tables_possible(a, &st, &src, &slab, &page);
+	tables_write(a, &st, &src, slab, page);
 	kmem_stats_free(&st);
 	kt_source_close(&src);
-	free(pids);
 	return (0);
+}
+
+int
+kmemtrace_report(int argc, char *argv[])
+{
+	struct report_args a;
+	int rc;
+
+	parse_report_args(argc, argv, &a);
+	check_report_args(&a);
+	struct outstanding_options o = { .by = a.by,
+	    .pages = a.want[TABLE_PAGE], .older_ns = (uint64_t)(a.older * 1e9),
+	    .caches = a.caches, .ncaches = a.ncaches, .limit = a.limit,
+	    .folded = a.folded };
+	if (a.core != NULL) {
+		o.pages = false;
+		report_dump(a.core, a.system, a.style, &o, a.pids, a.npids);
+		rc = 0;
+	} else if (a.outstanding)
+		rc = outstanding_report(a.path, a.style, &o, a.pids, a.npids);
+	else
+		rc = tables_report(&a);
+	free(a.pids);
+	return (rc);
 }
