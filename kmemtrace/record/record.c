@@ -309,83 +309,187 @@ join_words(char *const argv[])
 	return (s);
 }
 
+/* What the command line asks for. */
+struct record_args {
+	const char	*out;
+	bool		 force, slab, page, stacks;
+	size_t		 kib;
+	double		 seconds;
+	struct record_filter filter;
+	char		 caches[RECORD_MAX_CACHES * 64];
+	char *const	*command;	/* NULL-terminated; argv[0] NULL: none */
+};
+
+static void
+record_option(struct record_args *a, int ch)
+{
+	char *end;
+
+	switch (ch) {
+	case 'b':
+		errno = 0;
+		a->kib = strtoul(optarg, &end, 10);
+		if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+		    a->kib < 4 || a->kib > MAX_BUFFER_KIB)
+			tool_usage_error("-b %s: a size in KiB from 4 to %lu",
+			    optarg, MAX_BUFFER_KIB);
+		break;
+	case 'c':
+		if (a->filter.ncaches == RECORD_MAX_CACHES)
+			tool_usage_error("-c: at most %d caches",
+			    RECORD_MAX_CACHES);
+		a->filter.caches[a->filter.ncaches++] = optarg;
+		if (a->caches[0] != '\0')
+			strlcat(a->caches, " ", sizeof(a->caches));
+		strlcat(a->caches, optarg, sizeof(a->caches));
+		break;
+	case 'e':
+		a->slab = strcmp(optarg, "slab") == 0 ||
+		    strcmp(optarg, "all") == 0;
+		a->page = strcmp(optarg, "page") == 0 ||
+		    strcmp(optarg, "all") == 0;
+		if (!a->slab && !a->page)
+			tool_usage_error("-e %s: slab, page or all", optarg);
+		break;
+	case 'f':
+		a->force = true;
+		break;
+	case 'g':
+		a->stacks = true;
+		break;
+	case 'h':
+		printf("%s", record_usage);
+		exit(0);
+	case 'o':
+		a->out = optarg;
+		break;
+	case 't':
+		errno = 0;
+		a->seconds = strtod(optarg, &end);
+		if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+		    !(a->seconds > 0 && a->seconds < 1e9))
+			tool_usage_error("-t %s: a number of seconds", optarg);
+		break;
+	case ':':
+		tool_usage_error("option -%c needs an argument", optopt);
+	default:
+		tool_usage_error("unknown option -%c", optopt);
+	}
+}
+
+static void
+parse_record_args(int argc, char *argv[], struct record_args *a)
+{
+	int ch;
+
+	memset(a, 0, sizeof(*a));
+	a->out = "kmemtrace.data";
+	a->slab = true;
+	a->kib = DEFAULT_BUFFER_KIB;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt(argc, argv, "+:b:c:e:fgho:t:")) != -1)
+		record_option(a, ch);
+	a->command = argv + optind;
+}
+
+/*
+ * The instance made, its events enabled, the readers started and the
+ * recording's files written, up to tracing on.
+ */
+static void
+start_recording(struct record_args *a, struct record_machine *m,
+    char *events, size_t events_len)
+{
+	size_t page_size;
+	const char *why, *what;
+	char whybuf[256];
+
+	rec.dir = make_output(a->out, a->force);
+	rec.out = a->out;
+	if (atexit(teardown) != 0)
+		errx(1, "atexit");
+	if (record_tracefs_open(&rec.tracefs, &why) != 0)
+		err(1, "%s", why);
+	record_tracefs_reap();
+	if (record_tracefs_instance(&rec.tracefs, a->kib, &why) != 0)
+		err(1, "%s", why);
+	if ((page_size = record_meta_page_size()) < 64)
+		errx(1, "events/header_page: no sub-buffer size");
+	if (a->filter.ncaches > 0 && !a->slab)
+		errx(1, "-c chooses slab caches: record them with -e slab or "
+		    "-e all");
+	if (a->filter.ncaches > 0 && record_filter_make(&a->filter,
+	    record_tracefs_cache_named(&rec.tracefs), whybuf,
+	    sizeof(whybuf)) != 0)
+		errx(1, "%s", whybuf);
+	if (record_tracefs_enable(&rec.tracefs, a->slab, a->page, a->stacks,
+	    &a->filter, &why) != 0)
+		err(1, "%s", why);
+	for (size_t i = 0; i < rec.tracefs.nevents; i++) {
+		if (i > 0)
+			strlcat(events, " ", events_len);
+		strlcat(events, rec.tracefs.events[i], events_len);
+	}
+	start_readers(a->out, page_size);
+	if (record_meta_start(rec.dir, &rec.tracefs, a->page, rec.ncpus,
+	    &what) != 0)
+		err(1, "%s/%s", a->out, what);
+	*m = (struct record_machine){ .ncpus = rec.ncpus,
+	    .page_size = page_size, .buffer_kib = a->kib, .events = events,
+	    .command = a->command[0] != NULL ? join_words(a->command) : NULL,
+	    .caches = a->caches[0] != '\0' ? a->caches : NULL,
+	    .started = time(NULL), .state = "recording",
+	    .why = "the recorder did not finish" };
+	if (record_meta_machine(rec.dir, &rec.tracefs, m) != 0)
+		err(1, "%s/%s", a->out, RECORDING_MACHINE);
+}
+
+/*
+ * The readers drained and their files synced, the stop's files written:
+ * NULL, or why the recording is partial.
+ */
+static const char *
+finish_recording(const char *failed)
+{
+	static char reason[128];
+	const char *what;
+
+	stop_readers();
+	for (int i = 0; i < rec.ncpus; i++) {
+		struct cpu_reader *r = &rec.readers[i];
+
+		if (r->error != 0) {
+			snprintf(reason, sizeof(reason), "%s cpu%d.raw: %s",
+			    r->failed, i, strerror(r->error));
+			return (reason);
+		}
+		if (fsync(r->out) != 0 && failed == NULL)
+			failed = "fsync";
+	}
+	if (failed == NULL && record_meta_stop(rec.dir, &rec.tracefs,
+	    rec.ncpus, &what) != 0) {
+		snprintf(reason, sizeof(reason), "%s: %s", what,
+		    strerror(errno));
+		failed = reason;
+	}
+	return (failed);
+}
+
 int
 kmemtrace_record(int argc, char *argv[])
 {
-	const char *out = "kmemtrace.data", *why, *what, *failed = NULL;
-	bool force = false, slab = true, page = false, stacks = false;
-	size_t kib = DEFAULT_BUFFER_KIB, page_size;
-	struct record_machine m = { 0 };
-	struct record_filter filter = { .ncaches = 0 };
-	char caches[RECORD_MAX_CACHES * 64] = "", whybuf[256];
+	struct record_args a;
+	struct record_machine m;
 	sigset_t set, oldmask;
-	double seconds = 0;
-	char events[256] = "", *end;
+	char events[256] = "";
+	const char *failed;
 	pid_t child = -1;
-	int ch;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt(argc, argv, "+:b:c:e:fgho:t:")) != -1) {
-		switch (ch) {
-		case 'b':
-			errno = 0;
-			kib = strtoul(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    kib < 4 || kib > MAX_BUFFER_KIB)
-				tool_usage_error("-b %s: a size in KiB "
-				    "from 4 to %lu", optarg, MAX_BUFFER_KIB);
-			break;
-		case 'c':
-			if (filter.ncaches == RECORD_MAX_CACHES)
-				tool_usage_error("-c: at most %d caches",
-				    RECORD_MAX_CACHES);
-			filter.caches[filter.ncaches++] = optarg;
-			if (caches[0] != '\0')
-				strlcat(caches, " ", sizeof(caches));
-			strlcat(caches, optarg, sizeof(caches));
-			break;
-		case 'e':
-			slab = strcmp(optarg, "slab") == 0 ||
-			    strcmp(optarg, "all") == 0;
-			page = strcmp(optarg, "page") == 0 ||
-			    strcmp(optarg, "all") == 0;
-			if (!slab && !page)
-				tool_usage_error("-e %s: slab, page or "
-				    "all", optarg);
-			break;
-		case 'f':
-			force = true;
-			break;
-		case 'g':
-			stacks = true;
-			break;
-		case 'h':
-			printf("%s", record_usage);
-			exit(0);
-		case 'o':
-			out = optarg;
-			break;
-		case 't':
-			errno = 0;
-			seconds = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(seconds > 0 && seconds < 1e9))
-				tool_usage_error("-t %s: a number of "
-				    "seconds", optarg);
-			break;
-		case ':':
-			tool_usage_error("option -%c needs an argument",
-			    optopt);
-		default:
-			tool_usage_error("unknown option -%c", optopt);
-		}
-	}
-	argv += optind;
+	parse_record_args(argc, argv, &a);
 	if (geteuid() != 0)
 		errx(1, "record needs root: the kernel's trace events are "
 		    "root's");
-
 	/* From here on a signal waits for sigtimedwait(). */
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -396,77 +500,16 @@ kmemtrace_record(int argc, char *argv[])
 	sigprocmask(SIG_BLOCK, &set, &oldmask);
 	signal(SIGPIPE, SIG_IGN);
 
-	rec.dir = make_output(out, force);
-	rec.out = out;
-	if (atexit(teardown) != 0)
-		errx(1, "atexit");
-	if (record_tracefs_open(&rec.tracefs, &why) != 0)
-		err(1, "%s", why);
-	record_tracefs_reap();
-	if (record_tracefs_instance(&rec.tracefs, kib, &why) != 0)
-		err(1, "%s", why);
-	if ((page_size = record_meta_page_size()) < 64)
-		errx(1, "events/header_page: no sub-buffer size");
-	if (filter.ncaches > 0 && !slab)
-		errx(1, "-c chooses slab caches: record them with -e slab or "
-		    "-e all");
-	if (filter.ncaches > 0 && record_filter_make(&filter,
-	    record_tracefs_cache_named(&rec.tracefs), whybuf,
-	    sizeof(whybuf)) != 0)
-		errx(1, "%s", whybuf);
-	if (record_tracefs_enable(&rec.tracefs, slab, page, stacks, &filter,
-	    &why) != 0)
-		err(1, "%s", why);
-	for (size_t i = 0; i < rec.tracefs.nevents; i++) {
-		if (i > 0)
-			strlcat(events, " ", sizeof(events));
-		strlcat(events, rec.tracefs.events[i], sizeof(events));
-	}
-	start_readers(out, page_size);
-	if (record_meta_start(rec.dir, &rec.tracefs, page, rec.ncpus, &what) !=
-	    0)
-		err(1, "%s/%s", out, what);
-	m = (struct record_machine){ .ncpus = rec.ncpus,
-	    .page_size = page_size, .buffer_kib = kib, .events = events,
-	    .command = argv[0] != NULL ? join_words(argv) : NULL,
-	    .caches = caches[0] != '\0' ? caches : NULL,
-	    .started = time(NULL), .state = "recording",
-	    .why = "the recorder did not finish" };
-	if (record_meta_machine(rec.dir, &rec.tracefs, &m) != 0)
-		err(1, "%s/%s", out, RECORDING_MACHINE);
-
+	start_recording(&a, &m, events, sizeof(events));
 	if (tracefs_instance_file_write(rec.tracefs.instance, "tracing_on",
 	    "1") < 0)
 		err(1, "tracing_on");
 	rec.recording = true;
-	if (argv[0] != NULL)
-		child = start_command(argv, &oldmask);
-	failed = wait_for_stop(&set, child, seconds);
-
-	stop_readers();
+	if (a.command[0] != NULL)
+		child = start_command(a.command, &oldmask);
+	failed = wait_for_stop(&set, child, a.seconds);
 	m.stopped = time(NULL);
-	for (int i = 0; i < rec.ncpus; i++) {
-		struct cpu_reader *r = &rec.readers[i];
-
-		if (r->error != 0) {
-			static char reason[128];
-
-			snprintf(reason, sizeof(reason), "%s cpu%d.raw: %s",
-			    r->failed, i, strerror(r->error));
-			failed = reason;
-			break;
-		}
-		if (fsync(r->out) != 0 && failed == NULL)
-			failed = "fsync";
-	}
-	if (failed == NULL && record_meta_stop(rec.dir, &rec.tracefs,
-	    rec.ncpus, &what) != 0) {
-		static char reason[128];
-
-		snprintf(reason, sizeof(reason), "%s: %s", what,
-		    strerror(errno));
-		failed = reason;
-	}
+	failed = finish_recording(failed);
 	m.state = failed != NULL ? RECORDING_PARTIAL : RECORDING_COMPLETE;
 	m.why = failed;
 	/* On a full disk this may fail: the first one says "recording". */
@@ -481,8 +524,8 @@ kmemtrace_record(int argc, char *argv[])
 		waitpid(child, NULL, 0);
 	}
 	if (failed != NULL)
-		errx(1, "%s: partial recording: %s", out, failed);
-	recording_loss_summary(stderr, out);
+		errx(1, "%s: partial recording: %s", a.out, failed);
+	recording_loss_summary(stderr, a.out);
 	close(rec.dir);
 	free((char *)m.command);
 	return (0);
