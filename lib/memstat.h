@@ -134,6 +134,12 @@ const char *memstat_kvm_geterr(void *kvm_handle);
 int	memstat_kvm_all(struct memory_type_list *list, void *kvm_handle);
 int	memstat_kvm_uma(struct memory_type_list *list, void *kvm_handle);
 int	memstat_kvm_malloc(struct memory_type_list *list, void *kvm_handle);
+/*
+ * 1 if the handle reads the running kernel (/proc/kcore), whose memory
+ * changes between queries: each query reads it anew, while the symbols
+ * and types found at the first stay the handle's.  0 for a dump.
+ */
+int	memstat_kvm_live(void *kvm_handle);
 
 /* Accessors.  They never fail; an out-of-range cpu or index reads as 0. */
 const char	*memstat_get_name(const struct memory_type *mtp);

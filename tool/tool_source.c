@@ -275,6 +275,13 @@ tool_source_live(const struct tool_source *src)
 	return (src->ops->live);
 }
 
+bool
+tool_source_changes(const struct tool_source *src)
+{
+	return (src->ops->live || (src->ops->changes != NULL &&
+	    src->ops->changes(src)));
+}
+
 int
 tool_source_text(struct tool_source *src, const char *file, char **bufp,
     struct tool_error *e)

@@ -64,6 +64,8 @@ int	tool_source_frag(struct tool_source *src, struct memstat_frag *frag,
 	    int flags, struct tool_error *e);
 /* The live kernel, not saved data. */
 bool	tool_source_live(const struct tool_source *src);
+/* What it reads changes: the live kernel, or it read as memory. */
+bool	tool_source_changes(const struct tool_source *src);
 
 /*
  * Exit 1 after a failed query with FreeBSD's line ("vmstat-z:

@@ -46,6 +46,13 @@ core_frag(struct tool_source *src, struct memstat_frag *frag, int flags,
 	return (0);
 }
 
+/* /proc/kcore: the running kernel, read anew each look. */
+static bool
+core_changes(const struct tool_source *src)
+{
+	return (memstat_kvm_live(src->state) != 0);
+}
+
 static void
 core_close(struct tool_source *src)
 {
@@ -59,5 +66,6 @@ const struct tool_source_ops tool_source_core = {
 	.uma = core_uma,
 	.malloc = core_malloc,
 	.frag = core_frag,
+	.changes = core_changes,
 	.close = core_close,
 };

@@ -42,6 +42,8 @@ struct tool_source_ops {
 		    uint64_t *out, size_t max, size_t *n,
 		    struct tool_error *e);
 	uint64_t (*pagesize)(struct tool_source *src);
+	/* NULL: the source is saved data, which does not change. */
+	bool	(*changes)(const struct tool_source *src);
 	void	(*close)(struct tool_source *src);
 };
 

@@ -78,7 +78,7 @@ tool_watch_open(struct tool_watch *w, const struct tool_options *opts)
 	w->src = tool_open_core(opts->memf, opts->nlistf);
 	if (opts->wait == 0)
 		return;
-	if (!tool_source_live(w->src)) {
+	if (!tool_source_changes(w->src)) {
 		warnx("-w: %s does not change: the live kernel only",
 		    tool_source_path(w->src));
 		tool_source_close(w->src);

@@ -5,7 +5,9 @@
  * until SIGINT or SIGTERM, which end the run cleanly after the look under
  * way; with --replay, one look per saved tree, each tree's time being its
  * proc/uptime, so that rates come out as they were when it was saved.
- * Saved data does not change: -w with -M is an error.
+ * Saved data does not change: -w with -M is an error, but for -M
+ * /proc/kcore, the running kernel read as memory (its symbols and types
+ * found once, at the first look).
  */
 #ifndef TOOL_WATCH_H
 #define TOOL_WATCH_H

@@ -19,6 +19,7 @@
 
 #include "page_check.h"
 #include "page_walk.h"
+#include "kt_symbols.h"
 #include "recording.h"
 #include "source_dir.h"
 #include "text_check.h"
@@ -50,6 +51,7 @@ struct recording {
 	struct cpu_stream *cpus;
 	struct cpu_stream **heap;
 	int		 nheap;
+	struct kt_symbols symbols;	/* kallsyms, which tep resolves by */
 };
 
 /*
@@ -295,40 +297,50 @@ parse_formats(struct kt_source *src, struct recording *r, struct kt_error *e)
 
 /*
  * An optional text file, checked line by line (check: 0 or the first bad
- * line's number), then handed to libtraceevent's parser.
+ * line's number): 0 with *text (NULL: there is none), or -1.
  */
 static int
-parse_text(struct kt_source *src, struct recording *r, const char *name,
-    size_t max, size_t (*check)(const char *), const char *form,
-    int (*parse)(struct tep_handle *, const char *), struct kt_error *e)
+read_checked(struct recording *r, const char *name, size_t max,
+    size_t (*check)(const char *), const char *form, char **text,
+    struct kt_error *e)
 {
-	char *text;
 	size_t line;
 	int rc;
 
-	if ((rc = read_file(r, name, max, &text, NULL, e)) != 0)
+	if ((rc = read_file(r, name, max, text, NULL, e)) != 0)
 		return (rc < 0 ? -1 : 0);
-	if ((line = check(text)) != 0) {
-		free(text);
+	if ((line = check(*text)) != 0) {
+		free(*text);
+		*text = NULL;
 		return (kt_fail(e, "%s/%s: line %zu is not \"%s\"", r->path,
 		    name, line, form));
 	}
-	rc = parse(src->tep, text);
-	free(text);
-	if (rc != 0)
-		return (kt_fail(e, "%s/%s: out of memory", r->path, name));
 	return (0);
 }
 
+/* kallsyms into the recording's own table; saved_cmdlines into tep. */
 static int
 parse_symbols(struct kt_source *src, struct recording *r, struct kt_error *e)
 {
-	if (parse_text(src, r, "kallsyms", MAX_KALLSYMS, text_check_kallsyms,
-	    "address type name [module]", tep_parse_kallsyms, e) != 0 ||
-	    parse_text(src, r, "saved_cmdlines", MAX_CMDLINES,
-	    text_check_cmdlines, "pid command", tep_parse_saved_cmdlines,
-	    e) != 0)
+	char *text;
+	int rc;
+
+	if (read_checked(r, "kallsyms", MAX_KALLSYMS, text_check_kallsyms,
+	    "address type name [module]", &text, e) != 0)
 		return (-1);
+	if (text != NULL && (kt_symbols_parse(&r->symbols, text) != 0 ||
+	    kt_symbols_attach(&r->symbols, src->tep) != 0))
+		return (kt_fail(e, "%s/kallsyms: out of memory", r->path));
+	if (read_checked(r, "saved_cmdlines", MAX_CMDLINES,
+	    text_check_cmdlines, "pid command", &text, e) != 0)
+		return (-1);
+	if (text == NULL)
+		return (0);
+	rc = tep_parse_saved_cmdlines(src->tep, text);
+	free(text);
+	if (rc != 0)
+		return (kt_fail(e, "%s/saved_cmdlines: out of memory",
+		    r->path));
 	return (0);
 }
 
@@ -665,6 +677,7 @@ recording_close(struct kt_source *src)
 	}
 	free(r->cpus);
 	free(r->heap);
+	kt_symbols_free(&r->symbols);
 	if (r->dir >= 0)
 		close(r->dir);
 	free(r->path);

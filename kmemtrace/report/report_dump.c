@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "memstat.h"
+#include "recording/kt_symbols.h"
 #include "report_dump.h"
 #include "tool_output.h"
 
@@ -32,6 +33,7 @@ struct dump {
 	struct memstat_objects *ol;
 	struct memory_type_list *mtl;
 	struct tep_handle *tep;
+	struct kt_symbols symbols;	/* the image's, which tep resolves by */
 	struct kmem_row	*caches;
 	size_t		 owners;	/* caches that kept them */
 	struct unowned	*unowned;
@@ -58,7 +60,8 @@ dump_comm(const struct outstanding_set *set, const struct kmem_live *l)
 static void
 add_symbol(const char *name, uint64_t addr, void *arg)
 {
-	if (tep_register_function(arg, (char *)name, addr, NULL) != 0)
+	/* The name is the handle's until it is closed, after tep. */
+	if (kt_symbols_add(arg, name, addr) != 0)
 		errx(1, "out of memory");
 }
 
@@ -193,8 +196,10 @@ dump_open(struct dump *d, const char *core, const char *system,
 		if (c == memstat_objects_caches(d->ol))
 			errx(1, "%s: no cache %s", core, o->caches[i]);
 	}
-	if (memstat_kvm_symbols(d->kvm, add_symbol, d->tep) != 0)
+	if (memstat_kvm_symbols(d->kvm, add_symbol, &d->symbols) != 0)
 		errx(1, "%s: %s", core, memstat_kvm_geterr(d->kvm));
+	if (kt_symbols_attach(&d->symbols, d->tep) != 0)
+		errx(1, "out of memory");
 }
 
 static void
@@ -204,6 +209,7 @@ dump_close(struct dump *d, struct outstanding_set *set)
 	free(d->caches);
 	free(d->unowned);
 	tep_free(d->tep);
+	kt_symbols_free(&d->symbols);
 	memstat_mtl_free(d->mtl);
 	memstat_objects_free(d->ol);
 	memstat_kvm_close(d->kvm);

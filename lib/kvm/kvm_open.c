@@ -75,6 +75,12 @@ memstat_kvm_close(void *kvm_handle)
 	return (0);
 }
 
+int
+memstat_kvm_live(void *kvm_handle)
+{
+	return (((struct memstat_kvm *)kvm_handle)->live ? 1 : 0);
+}
+
 const char *
 memstat_kvm_geterr(void *kvm_handle)
 {

@@ -147,6 +147,9 @@ main(int argc, char *argv[])
 	if (memstat_kvm_all(list, kvm) != 0 && memstat_kvm_uma(list, kvm) != 0)
 		return (fprintf(stderr, "%s\n", memstat_kvm_geterr(kvm)), 1);
 	(void)memstat_kvm_malloc(list, kvm);
+	/* A dump is no running kernel. */
+	if (memstat_kvm_live(kvm) != 0)
+		return (fprintf(stderr, "%s: read as live\n", argv[3]), 1);
 	printf("core: sum %llu\n", (unsigned long long)walk(list));
 	memstat_kvm_close(kvm);
 
