@@ -200,7 +200,7 @@ bench: all $(BENCHES) bench/runcmd tests/kmemload
 
 # The core-image benchmark on a full-size dump: boots a QEMU guest (it says
 # what it installs and downloads first) and removes everything after.
-bench-dump: all bench/bench_vmcore bench/runcmd
+bench-dump: all bench/bench_vmcore bench/runcmd tests/kmemload
 	@sh bench/bench-dump
 
 # Each report repeating for about twenty minutes (-w 0.01 -c 100000) while

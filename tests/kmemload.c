@@ -11,8 +11,12 @@
  *	kmemload hold N		N pipes opened and held until a signal ends
  *				it: N outstanding alloc_pipe_info
  *				allocations; "held" on stdout once open
+ *	kmemload files N	N empty files made in the current directory
+ *				and left there: on a tmpfs or ramfs, N
+ *				dentries and N inodes that stay allocated
  */
 #include <err.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,7 @@ main(int argc, char *argv[])
 	char *end;
 
 	if (argc != 3 || (n = strtol(argv[2], &end, 10)) < 0 || *end != '\0')
-		errx(1, "usage: kmemload pipes|procs|hold N");
+		errx(1, "usage: kmemload pipes|procs|hold|files N");
 	if (strcmp(argv[1], "pipes") == 0) {
 		for (long i = 0; i < n; i++) {
 			int fd[2];
@@ -58,7 +62,18 @@ main(int argc, char *argv[])
 		fflush(stdout);
 		for (;;)
 			pause();
+	} else if (strcmp(argv[1], "files") == 0) {
+		for (long i = 0; i < n; i++) {
+			char name[32];
+			int fd;
+
+			snprintf(name, sizeof(name), "f%ld", i);
+			if ((fd = open(name, O_WRONLY | O_CREAT | O_EXCL,
+			    0644)) < 0)
+				err(1, "%s", name);
+			close(fd);
+		}
 	} else
-		errx(1, "usage: kmemload pipes|procs|hold N");
+		errx(1, "usage: kmemload pipes|procs|hold|files N");
 	return (0);
 }

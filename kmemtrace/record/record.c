@@ -59,6 +59,7 @@ static const char record_usage[] =
 static struct recorder {
 	struct record_tracefs	 tracefs;
 	struct cpu_reader	*readers;
+	struct kallsyms_copy	 kallsyms;
 	int			 ncpus;
 	int			 stop;		/* eventfd */
 	int			 dir;
@@ -456,6 +457,11 @@ finish_recording(const char *failed)
 	const char *what;
 
 	stop_readers();
+	if (record_meta_kallsyms_wait(&rec.kallsyms) != 0 && failed == NULL) {
+		snprintf(reason, sizeof(reason), "kallsyms: %s",
+		    strerror(errno));
+		failed = reason;
+	}
 	for (int i = 0; i < rec.ncpus; i++) {
 		struct cpu_reader *r = &rec.readers[i];
 
@@ -505,6 +511,8 @@ kmemtrace_record(int argc, char *argv[])
 	    "1") < 0)
 		err(1, "tracing_on");
 	rec.recording = true;
+	if (record_meta_kallsyms_start(&rec.kallsyms, rec.dir) != 0)
+		err(1, "%s/kallsyms", a.out);
 	if (a.command[0] != NULL)
 		child = start_command(a.command, &oldmask);
 	failed = wait_for_stop(&set, child, a.seconds);

@@ -270,9 +270,6 @@ record_meta_start(int dir, const struct record_tracefs *t, bool page,
 		if (save_tasks(dir) != 0)
 			return (-1);
 	}
-	*what = "kallsyms";
-	if (copy_file(dir, "kallsyms", "/proc/kallsyms") != 0)
-		return (-1);
 	*what = "migratetypes";
 	if (page && save_migratetypes(dir) != 0)
 		return (-1);
@@ -280,6 +277,37 @@ record_meta_start(int dir, const struct record_tracefs *t, bool page,
 	if (save_cpu_nodes(dir, ncpus) != 0)
 		return (-1);
 	return (0);
+}
+
+static void *
+kallsyms_main(void *arg)
+{
+	struct kallsyms_copy *c = arg;
+
+	if (copy_file(c->dir, "kallsyms", "/proc/kallsyms") != 0)
+		c->error = errno != 0 ? errno : EIO;
+	return (NULL);
+}
+
+int
+record_meta_kallsyms_start(struct kallsyms_copy *c, int dir)
+{
+	*c = (struct kallsyms_copy){ .dir = dir };
+	if ((errno = pthread_create(&c->thread, NULL, kallsyms_main, c)) != 0)
+		return (-1);
+	c->started = true;
+	return (0);
+}
+
+int
+record_meta_kallsyms_wait(struct kallsyms_copy *c)
+{
+	if (!c->started)
+		return (0);
+	pthread_join(c->thread, NULL);
+	c->started = false;
+	errno = c->error;
+	return (c->error != 0 ? -1 : 0);
 }
 
 int

@@ -5,6 +5,7 @@
 #ifndef RECORD_META_H
 #define RECORD_META_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,13 +25,29 @@ struct record_machine {
 };
 
 /*
- * The descriptions and symbols, at the start: header_page, header_event,
- * the enabled events' formats, kallsyms, each CPU's NUMA node, migrate
- * types with page events.
+ * The descriptions, at the start: header_page, header_event, the enabled
+ * events' formats, each CPU's NUMA node, migrate types with page events.
  * -1 with errno and what failed in *what.
  */
 int	record_meta_start(int dir, const struct record_tracefs *t, bool page,
 	    int ncpus, const char **what);
+/*
+ * kallsyms, copied by a thread of its own while the recorded command
+ * runs: the kernel takes a tenth of a second to print /proc/kallsyms,
+ * which the recorder's start would otherwise add to every recording.
+ */
+struct kallsyms_copy {
+	pthread_t	 thread;
+	int		 dir;
+	int		 error;		/* errno of a failed copy, or 0 */
+	bool		 started;
+};
+
+/* The copy started: 0, or -1 with errno. */
+int	record_meta_kallsyms_start(struct kallsyms_copy *c, int dir);
+/* The copy ended: 0, or -1 with errno (nothing to wait for: 0). */
+int	record_meta_kallsyms_wait(struct kallsyms_copy *c);
+
 /* At the stop: saved_cmdlines and each CPU's stats. */
 int	record_meta_stop(int dir, const struct record_tracefs *t, int ncpus,
 	    const char **what);

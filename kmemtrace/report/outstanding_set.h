@@ -16,9 +16,15 @@
 #include "kmem_stats.h"
 
 struct outstanding_set {
-	/* The allocations, any order; a page's call_site: who asked. */
+	/*
+	 * The allocations, any order; a page's call_site: who asked.  live
+	 * NULL: live_at() makes allocation i (a dump's, from the library's
+	 * objects, which are not copied).
+	 */
 	struct kmem_live *live;
 	size_t		 nlive;
+	void		(*live_at)(const struct outstanding_set *set, size_t i,
+			    struct kmem_live *out);
 	uint64_t	 end;		/* an age is end - ts */
 	struct tep_handle *tep;		/* the kernel's symbols */
 	const struct kmem_row *caches;	/* name, realloc_live */

@@ -39,6 +39,7 @@ struct dump {
 	struct unowned	*unowned;
 	size_t		 nunowned;
 	uint64_t	 damaged;	/* objects with a bad owner */
+	size_t		*chosen;	/* -p: the set's objects, or NULL: all */
 };
 
 static const uint64_t *
@@ -122,6 +123,34 @@ count_unowned(struct dump *d)
 	qsort(d->unowned, d->nunowned, sizeof(*d->unowned), cmp_unowned);
 }
 
+/*
+ * Object i of the set: the library's object whose index the set keeps
+ * (all of them, or -p's), read through its accessors when the report
+ * looks, not copied: a dump holds millions.
+ */
+static void
+dump_live_at(const struct outstanding_set *set, size_t i,
+    struct kmem_live *out)
+{
+	const struct dump *d = set->arg;
+	size_t o = d->chosen != NULL ? d->chosen[i] : i;
+	size_t c = memstat_object_cache(d->ol, o);
+	size_t stack = memstat_object_stack_id(d->ol, o);
+	uint64_t age = memstat_object_age_ns(d->ol, o);
+
+	*out = (struct kmem_live){
+	    .ptr = memstat_object_address(d->ol, o),
+	    .ts = age > DUMP_END ? DUMP_END : DUMP_END - age,
+	    .bytes_alloc = memstat_objects_cache_size(d->ol, c),
+	    .bytes_req = memstat_objects_cache_size(d->ol, c),
+	    .call_site = memstat_object_callsite(d->ol, o),
+	    .cache = (uint32_t)c,
+	    .stack = stack == SIZE_MAX ? KMEM_NO_STACK : (uint32_t)stack,
+	    .comm = KMEM_NO_COMM,
+	    .pid = memstat_object_pid(d->ol, o),
+	    .cpu = memstat_object_cpu(d->ol, o) };
+}
+
 /* The set of the objects whose owners were kept. */
 static void
 owned_set(struct dump *d, struct outstanding_set *set, const int *pids,
@@ -131,7 +160,8 @@ owned_set(struct dump *d, struct outstanding_set *set, const int *pids,
 	size_t n = memstat_objects_count(d->ol);
 
 	if ((d->caches = calloc(ncaches + 1, sizeof(*d->caches))) == NULL ||
-	    (set->live = calloc(n + 1, sizeof(*set->live))) == NULL)
+	    (npids > 0 && (d->chosen = calloc(n + 1,
+	    sizeof(*d->chosen))) == NULL))
 		errx(1, "out of memory");
 	for (size_t c = 0; c < ncaches; c++) {
 		d->caches[c].name = memstat_objects_cache_name(d->ol, c);
@@ -139,26 +169,14 @@ owned_set(struct dump *d, struct outstanding_set *set, const int *pids,
 		d->owners += memstat_objects_cache_owners(d->ol, c) != 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t c = memstat_object_cache(d->ol, i);
-		size_t stack = memstat_object_stack_id(d->ol, i);
-		uint64_t age = memstat_object_age_ns(d->ol, i);
-
 		d->damaged += memstat_object_damage(d->ol, i) != 0;
-		if (!pid_wanted(memstat_object_pid(d->ol, i), pids, npids))
-			continue;
-		set->live[set->nlive++] = (struct kmem_live){
-		    .ptr = memstat_object_address(d->ol, i),
-		    .ts = age > DUMP_END ? DUMP_END : DUMP_END - age,
-		    .bytes_alloc = memstat_objects_cache_size(d->ol, c),
-		    .bytes_req = memstat_objects_cache_size(d->ol, c),
-		    .call_site = memstat_object_callsite(d->ol, i),
-		    .cache = (uint32_t)c,
-		    .stack = stack == SIZE_MAX ? KMEM_NO_STACK :
-		    (uint32_t)stack,
-		    .comm = KMEM_NO_COMM,
-		    .pid = memstat_object_pid(d->ol, i),
-		    .cpu = memstat_object_cpu(d->ol, i) };
+		if (npids == 0)
+			set->nlive++;
+		else if (pid_wanted(memstat_object_pid(d->ol, i), pids, npids))
+			d->chosen[set->nlive++] = i;
 	}
+	set->live = NULL;
+	set->live_at = dump_live_at;
 	set->end = DUMP_END;
 	set->tep = d->tep;
 	set->caches = d->caches;
@@ -207,6 +225,7 @@ dump_close(struct dump *d, struct outstanding_set *set)
 {
 	outstanding_set_free(set);
 	free(d->caches);
+	free(d->chosen);
 	free(d->unowned);
 	tep_free(d->tep);
 	kt_symbols_free(&d->symbols);

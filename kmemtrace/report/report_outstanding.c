@@ -15,13 +15,21 @@
 
 #include "kmem_frames.h"
 #include "report_outstanding.h"
+#include "u64map.h"
 #include "tool_output.h"
 
 #define LIST_SHOWN	4	/* caches, pids a group names in text */
 
-/* One live allocation, keyed for its group. */
+/*
+ * One live allocation, keyed for its group: 16 bytes, as a dump lists
+ * millions.  By object, a group is a cache (pages: an order), k2, and
+ * its objects go oldest first, by k1, the time; otherwise k1 and k2 make
+ * the group and the order inside one is the set's.
+ */
 struct item {
-	uint64_t	 k1, k2, ts;
+	uint64_t	 k1;		/* stack, call site, pid; by object: ts */
+	uint32_t	 k2;		/* a page's order, a task's command;
+					   by object: the cache's rank */
 	uint32_t	 live;		/* index into the model's live array */
 };
 
@@ -44,6 +52,19 @@ struct model {
 	uint64_t	 end, bytes;
 	size_t		 lost, untraced;
 };
+
+/*
+ * The set's allocation i: its array's, or made by its producer into buf
+ * (a dump's objects are the library's, not copied).
+ */
+static const struct kmem_live *
+live_at(const struct model *m, size_t i, struct kmem_live *buf)
+{
+	if (m->live != NULL)
+		return (&m->live[i]);
+	m->set->live_at(m->set, i, buf);
+	return (buf);
+}
 
 /* A name and how many of a group's objects have it. */
 struct tally {
@@ -103,16 +124,70 @@ wanted(const struct model *m, const struct kmem_live *l)
 	return (false);
 }
 
-static int
-cmp_item(const void *a, const void *b)
+/* A total order: by group, then (by object) time, then the set's order. */
+static bool
+item_before(const struct item *x, const struct item *y, bool by_object)
 {
-	const struct item *x = a, *y = b;
-
+	if (by_object && x->k2 != y->k2)
+		return (x->k2 < y->k2);
 	if (x->k1 != y->k1)
-		return (x->k1 < y->k1 ? -1 : 1);
+		return (x->k1 < y->k1);
 	if (x->k2 != y->k2)
-		return (x->k2 < y->k2 ? -1 : 1);
-	return (x->ts < y->ts ? -1 : x->ts > y->ts);
+		return (x->k2 < y->k2);
+	return (x->live < y->live);
+}
+
+static void
+swap_items(struct item *a, struct item *b)
+{
+	struct item t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * The items sorted in place: qsort(3) would take a copy of them all,
+ * tens of megabytes for a dump's millions.  Quicksort, the median of
+ * three as pivot, the smaller side first (depth at most log n), insertion
+ * below 16.
+ */
+static void
+sort_items(struct item *v, size_t n, bool by_object)
+{
+	while (n > 16) {
+		size_t mid = n / 2, i = 0, j = n - 1;
+
+		if (item_before(&v[mid], &v[0], by_object))
+			swap_items(&v[mid], &v[0]);
+		if (item_before(&v[n - 1], &v[0], by_object))
+			swap_items(&v[n - 1], &v[0]);
+		if (item_before(&v[n - 1], &v[mid], by_object))
+			swap_items(&v[n - 1], &v[mid]);
+		struct item pivot = v[mid];
+		for (;;) {
+			while (item_before(&v[i], &pivot, by_object))
+				i++;
+			while (item_before(&pivot, &v[j], by_object))
+				j--;
+			if (i >= j)
+				break;
+			swap_items(&v[i++], &v[j--]);
+		}
+		/* [0, j] and [j + 1, n): the smaller one by recursion. */
+		if (j + 1 < n - j - 1) {
+			sort_items(v, j + 1, by_object);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_items(v + j + 1, n - j - 1, by_object);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && item_before(&v[k], &v[k - 1],
+		    by_object); k--)
+			swap_items(&v[k], &v[k - 1]);
 }
 
 /* Largest first; by object: the items' order (cache, then age). */
@@ -125,6 +200,9 @@ cmp_group(const void *a, const void *b)
 		return (x->bytes > y->bytes ? -1 : 1);
 	if (x->n != y->n)
 		return (x->n > y->n ? -1 : 1);
+	/* Of equal groups the older first: not the order a walk met them. */
+	if (x->oldest != y->oldest)
+		return (x->oldest < y->oldest ? -1 : 1);
 	return (x->first < y->first ? -1 : x->first > y->first);
 }
 
@@ -167,7 +245,6 @@ rank_caches(const struct outstanding_set *set)
 static void
 keys(const struct model *m, const struct kmem_live *l, struct item *it)
 {
-	it->ts = l->ts;
 	switch (m->o->by) {
 	case BY_STACK:
 		it->k1 = l->stack;
@@ -179,11 +256,11 @@ keys(const struct model *m, const struct kmem_live *l, struct item *it)
 		break;
 	case BY_PID:
 		it->k1 = (uint32_t)l->pid;
-		it->k2 = l->comm;
+		it->k2 = (uint32_t)l->comm;
 		break;
 	case BY_OBJECT:
-		it->k1 = m->o->pages ? l->order : cache_rank[l->cache];
-		it->k2 = 0;
+		it->k1 = l->ts;
+		it->k2 = m->o->pages ? l->order : cache_rank[l->cache];
 		break;
 	}
 }
@@ -195,6 +272,20 @@ model_free(struct model *m)
 	free(m->groups);
 	free(cache_rank);
 	cache_rank = NULL;
+}
+
+/* The items from i on that are of i's group. */
+static size_t
+group_length(const struct model *m, size_t i)
+{
+	size_t n;
+
+	for (n = 1; i + n < m->nitems &&
+	    m->items[i + n].k2 == m->items[i].k2 &&
+	    (m->o->by == BY_OBJECT || m->items[i + n].k1 == m->items[i].k1);
+	    n++)
+		;
+	return (n);
 }
 
 static int
@@ -213,28 +304,34 @@ model_build(struct model *m, const struct outstanding_set *set,
 		return (-1);
 	if (m->nlive == 0)
 		return (0);
-	if ((m->items = calloc(m->nlive, sizeof(*m->items))) == NULL ||
-	    (m->groups = calloc(m->nlive, sizeof(*m->groups))) == NULL)
+	if ((m->items = calloc(m->nlive, sizeof(*m->items))) == NULL)
 		return (-1);
 	for (size_t i = 0; i < m->nlive; i++) {
-		if (!wanted(m, &m->live[i]))
+		struct kmem_live buf;
+		const struct kmem_live *l = live_at(m, i, &buf);
+
+		if (!wanted(m, l))
 			continue;
-		keys(m, &m->live[i], &m->items[m->nitems]);
+		keys(m, l, &m->items[m->nitems]);
 		m->items[m->nitems++].live = (uint32_t)i;
 	}
-	qsort(m->items, m->nitems, sizeof(*m->items), cmp_item);
+	sort_items(m->items, m->nitems, o->by == BY_OBJECT);
+	/* The groups counted first: a few thousand stacks hold millions. */
+	for (size_t i = 0; i < m->nitems; i += group_length(m, i))
+		m->ngroups++;
+	if ((m->groups = calloc(m->ngroups + 1, sizeof(*m->groups))) == NULL)
+		return (-1);
+	m->ngroups = 0;
 	for (size_t i = 0; i < m->nitems; i += n) {
 		struct group *g = &m->groups[m->ngroups++];
 
-		for (n = 1; i + n < m->nitems &&
-		    m->items[i + n].k1 == m->items[i].k1 &&
-		    (m->o->by == BY_OBJECT ||
-		    m->items[i + n].k2 == m->items[i].k2); n++)
-			;
+		n = group_length(m, i);
 		*g = (struct group){ .first = i, .n = n,
 		    .oldest = UINT64_MAX };
 		for (size_t k = i; k < i + n; k++) {
-			const struct kmem_live *l = &m->live[m->items[k].live];
+			struct kmem_live buf;
+			const struct kmem_live *l = live_at(m,
+			    m->items[k].live, &buf);
 
 			g->bytes += l->bytes_alloc;
 			g->pages += o->pages ? 1ULL << l->order : 0;
@@ -279,33 +376,53 @@ cmp_tally_count(const void *a, const void *b)
 static struct tally *
 tally(const struct model *m, const struct group *g, bool pids, size_t *n)
 {
-	struct tally *t = calloc(g->n, sizeof(*t));
-	size_t k = 0;
+	struct tally *t = NULL, *bigger;
+	size_t k = 0, alloc = 0;
+	struct u64map seen;
+	uint32_t *at;
+	bool made;
 
+	/*
+	 * Counted by key in a map, not sorted out of a copy of the group:
+	 * a group of a dump may hold a million objects of a few caches.
+	 */
 	*n = 0;
-	if (t == NULL)
+	if (u64map_init(&seen) != 0)
 		return (NULL);
 	for (size_t i = 0; i < g->n; i++) {
-		const struct kmem_live *l = &m->live[m->items[g->first +
-		    i].live];
+		struct kmem_live buf;
+		const struct kmem_live *l = live_at(m, m->items[g->first +
+		    i].live, &buf);
+		uint64_t key = pids ? (uint32_t)l->pid : m->o->pages ?
+		    l->order : l->cache, key2 = pids ? l->comm : 0;
 
-		t[i].key = pids ? (uint32_t)l->pid : m->o->pages ? l->order :
-		    l->cache;
-		t[i].key2 = pids ? l->comm : 0;
-		t[i].count = 1;
-	}
-	qsort(t, g->n, sizeof(*t), cmp_tally_key);
-	for (size_t i = 0; i < g->n; i++) {
-		if (k > 0 && t[k - 1].key == t[i].key &&
-		    t[k - 1].key2 == t[i].key2) {
-			t[k - 1].count++;
+		if ((at = u64map_insert(&seen, key << 32 | key2, &made)) ==
+		    NULL)
+			goto fail;
+		if (!made) {
+			t[*at].count++;
 			continue;
 		}
-		t[k++] = t[i];
+		if (k == alloc) {
+			alloc = alloc == 0 ? 16 : alloc * 2;
+			if ((bigger = reallocarray(t, alloc, sizeof(*t))) ==
+			    NULL)
+				goto fail;
+			t = bigger;
+		}
+		t[k] = (struct tally){ .key = key, .key2 = key2, .count = 1 };
+		*at = (uint32_t)k++;
 	}
+	u64map_free(&seen);
+	if (k == 0 && (t = calloc(1, sizeof(*t))) == NULL)
+		return (NULL);
 	qsort(t, k, sizeof(*t), cmp_tally_count);
 	*n = k;
 	return (t);
+fail:
+	u64map_free(&seen);
+	free(t);
+	return (NULL);
 }
 
 /* A tally's name: "kmalloc-1k", "order 2", "1234 kmemload". */
@@ -390,7 +507,9 @@ marks_text(FILE *f, const struct group *g)
 static void
 group_line(FILE *f, const struct model *m, const struct group *g)
 {
-	const struct kmem_live *l = &m->live[m->items[g->first].live];
+	struct kmem_live buf;
+	const struct kmem_live *l = live_at(m, m->items[g->first].live,
+	    &buf);
 	char sym[160], pid[128];
 
 	switch (m->o->by) {
@@ -437,17 +556,19 @@ objects_text(FILE *f, const struct model *m)
 
 	for (size_t gi = 0; gi < m->ngroups; gi++) {
 		const struct group *g = &m->groups[gi];
-		struct tally t = { .key = m->o->pages ?
-		    m->live[m->items[g->first].live].order :
-		    m->live[m->items[g->first].live].cache };
+		struct kmem_live buf;
+		const struct kmem_live *first = live_at(m,
+		    m->items[g->first].live, &buf);
+		struct tally t = { .key = m->o->pages ? first->order :
+		    first->cache };
 		char name[128];
 
 		tally_name(m, &t, false, name, sizeof(name));
 		fprintf(f, "\nDumping outstanding allocs from %s\n"
 		    "-------------------------\n", name);
 		for (size_t i = 0; i < g->n; i++) {
-			const struct kmem_live *l =
-			    &m->live[m->items[g->first + i].live];
+			const struct kmem_live *l = live_at(m,
+			    m->items[g->first + i].live, &buf);
 			const char *comm = m->set->comm(m->set, l);
 
 			if (m->o->limit >= 0 && shown++ >= m->o->limit)
@@ -586,7 +707,8 @@ report_outstanding_folded(FILE *f, const struct outstanding_set *set,
 		return (-1);
 	}
 	for (size_t i = 0; i < m.nitems; i++) {
-		const struct kmem_live *l = &m.live[m.items[i].live];
+		struct kmem_live buf;
+		const struct kmem_live *l = live_at(&m, m.items[i].live, &buf);
 
 		fo[i] = (struct fold){ .stack = l->stack, .leaf = o->pages ?
 		    l->order : l->cache, .bytes = l->bytes_alloc };
@@ -768,6 +890,7 @@ report_outstanding_json(struct json_object *parent,
 	    tool_json_new(json_type_array));
 	for (size_t gi = 0; gi < m.ngroups; gi++) {
 		const struct group *g = &m.groups[gi];
+		struct kmem_live buf;
 
 		if (o->by != BY_OBJECT) {
 			if (o->limit >= 0 && shown++ >= o->limit)
@@ -779,7 +902,8 @@ report_outstanding_json(struct json_object *parent,
 		for (size_t i = 0; i < g->n && (o->limit < 0 ||
 		    shown < o->limit); i++, shown++)
 			if (json_object_array_add(a, object_json(&m,
-			    &m.live[m.items[g->first + i].live])) != 0)
+			    live_at(&m, m.items[g->first + i].live,
+			    &buf))) != 0)
 				abort();
 	}
 	model_free(&m);

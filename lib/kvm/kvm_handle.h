@@ -63,6 +63,11 @@ struct memstat_kvm {
 	char			*system;	/* -N, or NULL */
 	struct btf		*btf;		/* NULL: not loaded yet */
 	bool			 live;		/* the running kernel's memory */
+	/*
+	 * page_offset_base, once a walk has read it (0 before): where the
+	 * direct map starts, which a reader may read by physical address.
+	 */
+	uint64_t		 direct_map;
 	struct memstat_err	 err;		/* the last failure */
 };
 

@@ -11,14 +11,46 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/kvm_elf_phys.h"
 #include "kvm/kvm_file.h"
 #include "kvm/kvm_kdumpfile.h"
 #include "kvm/kvm_readers.h"
 
+/*
+ * x86-64's kernel image mapping (__START_KERNEL_map) and its size with
+ * KASLR (KERNEL_IMAGE_SIZE): an address there is phys_base away from
+ * its physical one, as the direct map's is page_offset_base away.
+ */
+#define KERNEL_MAP		0xffffffff80000000ULL
+#define KERNEL_IMAGE_SIZE	(1ULL << 30)
+
 struct kdump_state {
 	kdump_ctx_t	*ctx;
 	int		 fd;		/* the dump, or its reassembly */
+	struct elf_phys	 phys;		/* an ELF dump's, read by pread(2) */
+	bool		 image_linear;	/* phys_base known: the image too */
+	uint64_t	 phys_base;	/* VMCOREINFO's NUMBER(phys_base) */
 };
+
+/*
+ * A read of the direct map or the kernel image from an ELF dump's
+ * segments: the physical address by subtraction, no page-table walk, no
+ * libkdumpfile (see kvm_elf_phys.h).  false: libkdumpfile's to read.
+ */
+static bool
+linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
+    uint64_t addr, void *buf, size_t len)
+{
+	if (ks->phys.nsegs == 0)
+		return (false);
+	if (ks->image_linear && addr >= KERNEL_MAP &&
+	    addr - KERNEL_MAP < KERNEL_IMAGE_SIZE)
+		return (_memstat_elf_phys_read(&ks->phys, ks->fd, addr -
+		    KERNEL_MAP + ks->phys_base, buf, len));
+	return (kvm->direct_map != 0 && addr >= kvm->direct_map &&
+	    _memstat_elf_phys_read(&ks->phys, ks->fd, addr -
+	    kvm->direct_map, buf, len));
+}
 
 static kdump_ctx_t *
 ctx_of(struct memstat_kvm *kvm)
@@ -30,10 +62,13 @@ static int
 kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
     size_t len)
 {
-	kdump_ctx_t *ctx = ctx_of(kvm);
+	struct kdump_state *ks = kvm->reader_arg;
+	kdump_ctx_t *ctx = ks->ctx;
 	size_t got = len;
 	kdump_status st;
 
+	if (linear_read(kvm, ks, addr, buf, len))
+		return (0);
 	st = kdump_read(ctx, KDUMP_KVADDR, addr, buf, &got);
 	if (st == KDUMP_OK && got == len)
 		return (0);
@@ -81,8 +116,18 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	/* read(2), not mmap(2): a dump truncated under us cannot SIGBUS. */
 	kdump_set_number_attr(ks->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
 	    KDUMP_MMAP_NEVER);
+	/*
+	 * libkdumpfile's page cache is searched entry by entry: the walks'
+	 * scattered reads go faster with a small one (the objects of a
+	 * 4 GiB flattened dump: 2.8 s with 64 pages, 4.0 s with its
+	 * default, 14.8 s with 16384), and it holds 6 MB less.
+	 */
+	kdump_set_number_attr(ks->ctx, "cache.size", 64);
 	if (_memstat_kvm_check_headers(kvm, ks->fd, &diskdump) != 0)
 		return (-1);
+	if (!diskdump && _memstat_elf_phys_load(&ks->phys, ks->fd) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
 	/*
 	 * libkdumpfile 0.5.1 (Debian 12) frees a kdump file's format data
 	 * when it fails to open one, then again in kdump_free(): a crash.
@@ -114,6 +159,14 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 		kvm->kaslr = strtoull(line, NULL, 16);
 		free(line);
 	}
+	if (kdump_vmcoreinfo_line(ks->ctx, "NUMBER(phys_base)", &line) ==
+	    KDUMP_OK) {
+		char *end;
+
+		ks->phys_base = strtoull(line, &end, 10);
+		ks->image_linear = end != line && *end == '\0';
+		free(line);
+	}
 	return (0);
 }
 
@@ -126,6 +179,7 @@ kdump_reader_close(struct memstat_kvm *kvm)
 		return;
 	if (ks->ctx != NULL)
 		kdump_free(ks->ctx);
+	_memstat_elf_phys_free(&ks->phys);
 	if (ks->fd != -1)
 		close(ks->fd);
 	free(ks);

@@ -21,6 +21,9 @@ struct slub_memmap {
 	uint32_t	 page_size_struct;
 };
 
+/* The largest object a cache may have (see _memstat_slub_geometry()). */
+#define SLUB_OBJECT_MAX	(1ULL << 32)
+
 /* What a cache's freelists are read with, and where it is in BTF. */
 struct slub_geometry {
 	uint64_t	 size, offset, random, red_left_pad;
@@ -85,13 +88,14 @@ int	_memstat_slub_slab_base(struct memstat_kvm *kvm,
 /*
  * The length of a freelist of slab, of objects objects, from head, into
  * *np; each object's bit set in free[] if free is not NULL (objects bits,
- * zeroed by the caller).  0, or -1 with a pointer out of the slab or a
- * loop recorded.
+ * zeroed by the caller).  bytes: the slab's own, read already (its
+ * objects' span from its base), or NULL.  0, or -1 with a pointer out of
+ * the slab or a loop recorded.
  */
 int	_memstat_slub_freelist(struct memstat_kvm *kvm,
 	    const struct slub_memmap *mm, const struct slub_geometry *g,
-	    uint64_t slab, uint64_t objects, uint64_t head, uint8_t *free,
-	    uint64_t *np);
+	    uint64_t slab, uint64_t objects, uint64_t head,
+	    const uint8_t *bytes, uint8_t *free, uint64_t *np);
 
 /* Load what counting the CPUs' free objects needs: 0, or -1 (error). */
 int	_memstat_slub_cpu_layout(struct memstat_kvm *kvm,

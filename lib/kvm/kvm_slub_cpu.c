@@ -158,7 +158,7 @@ cpu_slab_free(struct memstat_kvm *kvm, const struct slub_slab_layout *sl,
 	if (slab != 0) {
 		if (slab_free(kvm, sl, slab, &free, &objects) != 0 ||
 		    _memstat_slub_freelist(kvm, &cl->memmap, g, slab, objects,
-		    head, NULL, &n) != 0)
+		    head, NULL, NULL, &n) != 0)
 			return (-1);
 		*freep += free + n;
 	}

@@ -32,6 +32,19 @@
 #define PID_MAX_LIMIT	(4 * 1024 * 1024)	/* 64-bit kernels' */
 #define STORE_USER_BIT	16		/* SLAB_STORE_USER, 0x10000 */
 #define TRACK_MAX	512		/* bytes of a struct track: 5.10's 152 */
+/*
+ * A slab's bytes are read whole, once, up to this much (slub_max_order 3
+ * is 32 KiB): an object's owner is then no read of its own, which on a
+ * dump of millions of objects is most of the walk's time.  A bigger slab
+ * is read object by object.
+ */
+#define SLAB_SPAN_MAX	(256 * 1024)
+/*
+ * Depot handles already read, each with its stack's id: millions of
+ * objects share a few thousand stacks, and a handle names its record for
+ * as long as the walk runs.  Direct-mapped, 2^STACK_BITS of them.
+ */
+#define STACK_BITS	13
 
 struct layout {
 	struct kvm_array cache_node;
@@ -63,6 +76,12 @@ struct cache_walk {
 	char		 why[MEMSTAT_ERRLEN];
 	uint8_t		 free[(MAX_OBJECTS + 7) / 8];
 	uint64_t	 frames[MAX_FRAMES];
+	uint64_t	*slabs;		/* the cache's, to walk */
+	size_t		 nslabs, aslabs;
+	uint8_t		 slab[SLAB_SPAN_MAX];	/* the slab being walked */
+	struct {
+		uint32_t handle, stack;		/* handle 0: none */
+	} stack_of[1U << STACK_BITS];
 };
 
 /* The SLAB_STORE_USER flag: BTF's enum since 6.10, else its old value. */
@@ -208,13 +227,18 @@ track_stack(struct memstat_kvm *kvm, struct cache_walk *w, const uint8_t *t,
     struct objects_object *o)
 {
 	const struct layout *l = w->l;
-	uint32_t n = 0, handle;
+	uint32_t n = 0, handle = 0, slot = 0;
 
 	o->stack = OBJECTS_NO_STACK;
 	if (l->depot) {
 		memcpy(&handle, t + l->track_stack.offset, sizeof(handle));
 		if (handle == 0)
 			return (0);
+		slot = (handle * 2654435761U) >> (32 - STACK_BITS);
+		if (w->stack_of[slot].handle == handle) {
+			o->stack = w->stack_of[slot].stack;
+			return (0);
+		}
 		if (!w->depot->ok || _memstat_depot_stack(kvm, w->depot,
 		    handle, w->frames, MAX_FRAMES, &n) != 0) {
 			o->damage |= MEMSTAT_OBJECT_BAD_STACK;
@@ -228,7 +252,13 @@ track_stack(struct memstat_kvm *kvm, struct cache_walk *w, const uint8_t *t,
 	}
 	if (n == 0)
 		return (0);
-	return (_memstat_objects_stack(w->ol, w->frames, n, &o->stack));
+	if (_memstat_objects_stack(w->ol, w->frames, n, &o->stack) != 0)
+		return (-1);
+	if (l->depot) {
+		w->stack_of[slot].handle = handle;
+		w->stack_of[slot].stack = o->stack;
+	}
+	return (0);
 }
 
 /* Nanoseconds between jiffies then and now, at hz. */
@@ -241,30 +271,41 @@ age_ns(const struct layout *l, uint64_t then)
 	    l->hz);
 }
 
-/* The allocated object at p and its owner. */
+/*
+ * The allocated object at p and its owner, whose track is at t: in the
+ * slab's bytes (span of them read from base), else read here.
+ */
 static int
-object_add(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t p)
+object_add(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t p,
+    uint64_t base, uint64_t span)
 {
 	const struct layout *l = w->l;
 	struct objects_object o = { .address = p, .cache =
 	    (uint32_t)w->index, .age_ns = UINT64_MAX };
-	uint8_t t[TRACK_MAX];
-	uint64_t when;
+	uint8_t copy[TRACK_MAX];
+	const uint8_t *t = copy;
+	uint64_t when, at = p - base + w->info_end;
+	int32_t cpu;
 
-	if (_memstat_kvm_read(kvm, p + w->info_end, t, l->track_size) != 0)
+	if (at + l->track_size <= span)
+		t = w->slab + at;
+	else if (_memstat_kvm_read(kvm, p + w->info_end, copy,
+	    l->track_size) != 0)
 		return (-1);
 	o.callsite = track_u64(t, &l->track_addr);
 	o.pid = track_int(t, &l->track_pid);
-	o.cpu = track_int(t, &l->track_cpu);
+	cpu = track_int(t, &l->track_cpu);
 	when = track_u64(t, &l->track_when);
 	if (o.pid < 0 || o.pid > PID_MAX_LIMIT) {
 		o.damage |= MEMSTAT_OBJECT_BAD_PID;
 		o.pid = -1;
 	}
-	if (o.cpu < 0 || (uint32_t)o.cpu >= l->ncpus) {
+	/* ncpus is at most MAX_CPUS (8192): a CPU fits 16 bits. */
+	if (cpu < 0 || (uint32_t)cpu >= l->ncpus) {
 		o.damage |= MEMSTAT_OBJECT_BAD_CPU;
-		o.cpu = -1;
+		cpu = -1;
 	}
+	o.cpu = (int16_t)cpu;
 	if (when > l->jiffies)
 		o.damage |= MEMSTAT_OBJECT_BAD_AGE;
 	else if (l->hz != 0)
@@ -281,7 +322,7 @@ static int
 slab_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t slab)
 {
 	const struct layout *l = w->l;
-	uint64_t objects, head, base, nfree;
+	uint64_t objects, head, base, nfree, span;
 
 	if (_memstat_slub_member(kvm, slab, &l->slab.objects, &objects) != 0 ||
 	    _memstat_slub_member(kvm, slab, &l->slab.freelist, &head) != 0 ||
@@ -292,20 +333,44 @@ slab_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t slab)
 		    "slab 0x%" PRIx64 " of %" PRIu64 " objects", slab,
 		    objects));
 	memset(w->free, 0, (objects + 7) / 8);
+	span = objects * w->g.size;
+	if (span > SLAB_SPAN_MAX || _memstat_kvm_read(kvm, base, w->slab,
+	    span) != 0)
+		span = 0;	/* object by object */
 	if (_memstat_slub_freelist(kvm, &l->memmap, &w->g, slab, objects,
-	    head, w->free, &nfree) != 0)
+	    head, span != 0 ? w->slab : NULL, w->free, &nfree) != 0)
 		return (-1);
 	for (uint64_t i = 0; i < objects; i++)
 		if ((w->free[i / 8] & (1u << (i % 8))) == 0 &&
 		    object_add(kvm, w, base + i * w->g.size +
-		    w->g.red_left_pad) != 0)
+		    w->g.red_left_pad, base, span) != 0)
 			return (-1);
+	return (0);
+}
+
+/* One more slab to walk: 0, or -1 (memory). */
+static int
+slab_found(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t slab)
+{
+	uint64_t *bigger;
+	size_t a;
+
+	if (w->nslabs == w->aslabs) {
+		a = w->aslabs == 0 ? 1024 : w->aslabs * 2;
+		if ((bigger = reallocarray(w->slabs, a, sizeof(*bigger))) ==
+		    NULL)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
+			    "%s", strerror(ENOMEM)));
+		w->slabs = bigger;
+		w->aslabs = a;
+	}
+	w->slabs[w->nslabs++] = slab;
 	return (0);
 }
 
 /* The slabs of one of a node's lists, at most *left of them. */
 static int
-list_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t head,
+list_slabs(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t head,
     uint64_t *left)
 {
 	const struct layout *l = w->l;
@@ -320,37 +385,35 @@ list_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t head,
 			    "a node's slab lists hold more slabs than it "
 			    "counts (a list loops)"));
 		--*left;
-		/* A slab that cannot be read is one slab less, not the rest. */
-		if (slab_objects(kvm, w, p - l->slab.list.offset) != 0) {
-			if (kvm->err.code == MEMSTAT_ERROR_NOMEMORY)
-				return (-1);
-			if (w->bad_slabs++ == 0)
-				snprintf(w->why, sizeof(w->why), "%s",
-				    kvm->err.msg);
-		}
-		if (_memstat_slub_member(kvm, p, &l->list_next, &p) != 0)
+		if (slab_found(kvm, w, p - l->slab.list.offset) != 0 ||
+		    _memstat_slub_member(kvm, p, &l->list_next, &p) != 0)
 			return (-1);
 	}
 	return (0);
 }
 
 static int
-cmp_address(const void *a, const void *b)
+cmp_u64(const void *a, const void *b)
 {
-	const struct objects_object *x = a, *y = b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	return (x->address < y->address ? -1 : x->address > y->address);
+	return ((x > y) - (x < y));
 }
 
-/* Every node's partial and full slabs of the cache at cache. */
+/*
+ * Every node's partial and full slabs of the cache at cache, each slab's
+ * objects.  The slabs are walked in the order of their struct slab, which
+ * is their memory's (the memory map is by page frame), so the objects come
+ * out by address with no sort of them, and the dump is read forward.
+ */
 static int
 cache_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache)
 {
 	const struct layout *l = w->l;
-	size_t first = w->ol->nobjects;
 	uint64_t node, nr_slabs, left;
 
 	w->bad_slabs = 0;
+	w->nslabs = 0;
 	for (uint64_t i = 0; i < l->nr_nodes; i++) {
 		if (_memstat_kvm_read_u64(kvm, cache + l->cache_node.offset +
 		    i * l->cache_node.stride, &node) != 0)
@@ -361,8 +424,8 @@ cache_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache)
 		    &nr_slabs) != 0)
 			return (-1);
 		left = nr_slabs;
-		if (list_objects(kvm, w, node + l->node_partial.offset,
-		    &left) != 0 || list_objects(kvm, w, node +
+		if (list_slabs(kvm, w, node + l->node_partial.offset,
+		    &left) != 0 || list_slabs(kvm, w, node +
 		    l->node_full.offset, &left) != 0)
 			return (-1);
 		if (left != 0)
@@ -371,8 +434,16 @@ cache_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache)
 			    " slabs are on neither of its lists", left, i,
 			    nr_slabs));
 	}
-	qsort(w->ol->objects + first, w->ol->nobjects - first,
-	    sizeof(*w->ol->objects), cmp_address);
+	qsort(w->slabs, w->nslabs, sizeof(*w->slabs), cmp_u64);
+	for (size_t i = 0; i < w->nslabs; i++) {
+		/* A slab that cannot be read is one slab less, not the rest. */
+		if (slab_objects(kvm, w, w->slabs[i]) == 0)
+			continue;
+		if (kvm->err.code == MEMSTAT_ERROR_NOMEMORY)
+			return (-1);
+		if (w->bad_slabs++ == 0)
+			snprintf(w->why, sizeof(w->why), "%s", kvm->err.msg);
+	}
 	if (w->bad_slabs > 0) {
 		char why[MEMSTAT_ERRLEN];
 
@@ -461,6 +532,7 @@ objects_walk(struct memstat_kvm *kvm, struct memstat_objects *ol,
 	}
 	rc = 0;
 out:
+	free(w->slabs);
 	free(w);
 	return (rc);
 }

@@ -15,6 +15,7 @@
  * its slab is reported, not followed.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "kvm/kvm_slub.h"
 
@@ -74,6 +75,7 @@ _memstat_slub_memmap(struct memstat_kvm *kvm, struct slub_memmap *mm)
 	    _memstat_kvm_symbol(kvm, "page_offset_base", &addr) != 0 ||
 	    _memstat_kvm_read_u64(kvm, addr, &mm->page_offset) != 0)
 		return (-1);
+	kvm->direct_map = mm->page_offset;
 	return (0);
 }
 
@@ -91,8 +93,12 @@ _memstat_slub_geometry(struct memstat_kvm *kvm,
 	    &g->random) != 0))
 		return (-1);
 	g->hardened = gl->hardened;
-	if (g->size == 0 || g->offset + 8 > g->size ||
-	    g->red_left_pad >= g->size)
+	/*
+	 * No slab holds an object of 4 GiB (its order is 10 at most): with
+	 * that bound no sum of an object's offsets and sizes overflows.
+	 */
+	if (g->size == 0 || g->size > SLUB_OBJECT_MAX ||
+	    g->offset + 8 > g->size || g->red_left_pad >= g->size)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "objects of %" PRIu64 " bytes, their free pointer at %"
 		    PRIu64, g->size, g->offset));
@@ -130,7 +136,7 @@ _memstat_slub_slab_base(struct memstat_kvm *kvm, const struct slub_memmap *mm,
 int
 _memstat_slub_freelist(struct memstat_kvm *kvm, const struct slub_memmap *mm,
     const struct slub_geometry *g, uint64_t slab, uint64_t objects,
-    uint64_t head, uint8_t *free, uint64_t *np)
+    uint64_t head, const uint8_t *bytes, uint8_t *free, uint64_t *np)
 {
 	uint64_t base = 0, end, p = head, stored, n = 0, i;
 
@@ -150,7 +156,10 @@ _memstat_slub_freelist(struct memstat_kvm *kvm, const struct slub_memmap *mm,
 			    "the freelist of slab 0x%" PRIx64 " loops", slab));
 		if (free != NULL)
 			free[i / 8] |= (uint8_t)(1u << (i % 8));
-		if (_memstat_kvm_read_u64(kvm, p + g->offset, &stored) != 0)
+		if (bytes != NULL && p - base + g->offset + 8 <= end - base)
+			memcpy(&stored, bytes + (p - base) + g->offset, 8);
+		else if (_memstat_kvm_read_u64(kvm, p + g->offset, &stored) !=
+		    0)
 			return (-1);
 		p = g->hardened ? stored ^ g->random ^
 		    __builtin_bswap64(p + g->offset) : stored;

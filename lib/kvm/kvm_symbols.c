@@ -30,8 +30,17 @@ struct kvm_sym {
 	uint64_t	 addr;
 };
 
+/*
+ * The symbols in the table's order, each with a hash of its name.  A
+ * report looks up a few dozen names of the 100,000 or more a kernel has:
+ * a scan of the hashes per look-up (a fraction of a millisecond, however
+ * a hostile table collides) costs less than sorting the names or filling
+ * a hash table, either of which cost more than the rest of a zone report.
+ * Of two symbols of one name, the first.
+ */
 struct kvm_symtab {
 	struct kvm_sym	*syms;
+	uint32_t	*hashes;	/* name_hash() of each symbol's name */
 	size_t		 n;
 	char		*names;		/* every name, NUL-separated */
 };
@@ -42,15 +51,20 @@ _memstat_kvm_symtab_free(struct kvm_symtab *st)
 	if (st == NULL)
 		return;
 	free(st->syms);
+	free(st->hashes);
 	free(st->names);
 	free(st);
 }
 
-static int
-cmp_sym(const void *a, const void *b)
+/* FNV-1a. */
+static uint32_t
+name_hash(const char *name)
 {
-	return (strcmp(((const struct kvm_sym *)a)->name,
-	    ((const struct kvm_sym *)b)->name));
+	uint32_t h = 2166136261u;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return (h);
 }
 
 /* A growing NUL-separated name store; offsets until it stops moving. */
@@ -81,13 +95,20 @@ names_add(struct names *nm, const char *s, size_t len, size_t *off)
 	return (0);
 }
 
-/* Turn name offsets (stashed in .name) into pointers, and sort. */
-static void
+/*
+ * Turn name offsets (stashed in .name) into pointers, and hash them: 0, or
+ * -1 when memory runs out.
+ */
+static int
 symtab_finish(struct kvm_symtab *st)
 {
-	for (size_t i = 0; i < st->n; i++)
+	if ((st->hashes = calloc(st->n + 1, sizeof(*st->hashes))) == NULL)
+		return (-1);
+	for (size_t i = 0; i < st->n; i++) {
 		st->syms[i].name = st->names + (uintptr_t)st->syms[i].name;
-	qsort(st->syms, st->n, sizeof(*st->syms), cmp_sym);
+		st->hashes[i] = name_hash(st->syms[i].name);
+	}
+	return (0);
 }
 
 /* kallsyms_names, read through a window so the whole table is never held. */
@@ -316,7 +337,11 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 				st->syms[i].addr += kvm->kaslr;
 	st->names = nm.buf;
 	nm.buf = NULL;
-	symtab_finish(st);
+	if (symtab_finish(st) != 0) {
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM));
+		goto out;
+	}
 	rc = 0;
 	goto out;
 cut:
@@ -384,7 +409,9 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 		goto fail;
 	}
 	st->names = nm.buf;
-	symtab_finish(st);
+	if (symtab_finish(st) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
 	return (0);
 nomem:
 	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s", strerror(ENOMEM));
@@ -452,12 +479,15 @@ elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 	}
 	elf_end(elf);
 	close(fd);
-	if (rc == 0) {
-		st->names = nm.buf;
-		symtab_finish(st);
-	} else
+	if (rc != 0) {
 		free(nm.buf);
-	return (rc);
+		return (rc);
+	}
+	st->names = nm.buf;
+	if (symtab_finish(st) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	return (0);
 }
 
 static int
@@ -513,18 +543,20 @@ symtab_load(struct memstat_kvm *kvm)
 int
 _memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 {
-	struct kvm_sym key = { name, 0 }, *s;
+	const struct kvm_symtab *st;
+	uint32_t h = name_hash(name);
 
 	if (kvm->syms == NULL && symtab_load(kvm) != 0)
 		return (-1);
-	s = bsearch(&key, kvm->syms->syms, kvm->syms->n,
-	    sizeof(*kvm->syms->syms), cmp_sym);
-	if (s == NULL)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-		    "no symbol %s in the %s", name, kvm->system != NULL ?
-		    kvm->system : "dump's kallsyms"));
-	*addr = s->addr;
-	return (0);
+	st = kvm->syms;
+	for (size_t i = 0; i < st->n; i++)
+		if (st->hashes[i] == h && strcmp(st->syms[i].name, name) == 0) {
+			*addr = st->syms[i].addr;
+			return (0);
+		}
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+	    "no symbol %s in the %s", name, kvm->system != NULL ?
+	    kvm->system : "dump's kallsyms"));
 }
 
 int

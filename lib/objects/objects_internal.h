@@ -19,11 +19,13 @@ struct objects_cache {
 	char		*damage;	/* or NULL */
 };
 
+/* 40 bytes: a dump holds millions. */
 struct objects_object {
 	uint64_t	 address, callsite, age_ns;
 	uint32_t	 cache, stack;	/* stack: or OBJECTS_NO_STACK */
-	int32_t		 pid, cpu;
-	uint32_t	 damage;	/* MEMSTAT_OBJECT_BAD_* */
+	int32_t		 pid;
+	int16_t		 cpu;		/* below MAX_CPUS, or -1 */
+	uint16_t	 damage;	/* MEMSTAT_OBJECT_BAD_* */
 };
 
 struct objects_stack {
