@@ -119,6 +119,129 @@ sendfile_report(const struct lines *out, struct tool_source *src)
 	}
 }
 
+/* The zones netstat -m reads, and the mbuf tags' bytes. */
+struct mbuf_zones {
+	struct zone	 mbuf, packet, cluster, jumbop, jumbo9, jumbo16;
+	uintmax_t	 tag_bytes;
+	bool		 have_malloc;
+};
+
+static void
+read_zones(struct tool_source *src, struct memory_type_list *mtlp,
+    struct mbuf_zones *z)
+{
+	struct memory_type *mtp;
+	struct tool_error e;
+	int rc;
+
+	/* Both allocators: mbuf_tag is a malloc type, the rest are zones. */
+	rc = tool_source_malloc(src, mtlp, 0, &e);
+	if (rc < 0)
+		tool_query_failed(src, "all", &e);
+	z->have_malloc = rc == 0;
+	rc = tool_source_uma(src, mtlp, 0, &e);
+	if (rc < 0)
+		tool_query_failed(src, "all", &e);
+
+	zone(mtlp, "mbuf", NULL, &z->mbuf);
+	zone(mtlp, "mbuf_packet", NULL, &z->packet);
+	zone(mtlp, "mbuf_cluster", NULL, &z->cluster);
+	z->tag_bytes = 0;
+	if (z->have_malloc) {
+		mtp = memstat_mtl_find(mtlp, ALLOCATOR_MALLOC, "mbuf_tag");
+		if (mtp == NULL)
+			errx(1, "memstat_mtl_find: malloc type mbuf_tag not "
+			    "found");
+		z->tag_bytes = memstat_get_bytes(mtp);
+	}
+	zone(mtlp, "mbuf_jumbo_page", "mbuf_jumbo_pagesize", &z->jumbop);
+	zone(mtlp, "mbuf_jumbo_9k", NULL, &z->jumbo9);
+	zone(mtlp, "mbuf_jumbo_16k", NULL, &z->jumbo16);
+}
+
+/* The lines of mbufs and clusters in use. */
+static void
+use_lines(struct lines *out, const struct mbuf_zones *z)
+{
+	const struct zone *jumbop = &z->jumbop;
+	char note[128];
+
+	line(out, "", "mbufs in use (current/cache/total)", 3,
+	    "mbuf-current", z->mbuf.count + z->packet.count,
+	    "mbuf-cache", z->mbuf.free + z->packet.free,
+	    "mbuf-total", z->mbuf.count + z->packet.count + z->mbuf.free +
+	    z->packet.free);
+	/* A cached packet holds a cluster the cluster zone counts as used. */
+	line(out, "", "mbuf clusters in use (current/cache/total/max)", 4,
+	    "cluster-current", z->cluster.count - z->packet.free,
+	    "cluster-cache", z->cluster.free + z->packet.free,
+	    "cluster-total", z->cluster.count + z->cluster.free,
+	    "cluster-max", z->cluster.limit);
+	line(out, "", "mbuf+clusters out of packet secondary zone in use "
+	    "(current/cache)", 2,
+	    "packet-count", z->packet.count, "packet-free", z->packet.free);
+	snprintf(note, sizeof(note), "%juk (page size) jumbo clusters in use "
+	    "(current/cache/total/max)", jumbop->size / 1024);
+	line(out, "", note, 4,
+	    "jumbo-count", jumbop->count, "jumbo-cache", jumbop->free,
+	    "jumbo-total", jumbop->count + jumbop->free,
+	    "jumbo-max", jumbop->limit);
+	report_number(out, "jumbo-page-size", (intmax_t)(jumbop->size / 1024));
+	line(out, "", "9k jumbo clusters in use (current/cache/total/max)", 4,
+	    "jumbo9-count", z->jumbo9.count, "jumbo9-cache", z->jumbo9.free,
+	    "jumbo9-total", z->jumbo9.count + z->jumbo9.free,
+	    "jumbo9-max", z->jumbo9.limit);
+	line(out, "", "16k jumbo clusters in use (current/cache/total/max)", 4,
+	    "jumbo16-count", z->jumbo16.count, "jumbo16-cache", z->jumbo16.free,
+	    "jumbo16-total", z->jumbo16.count + z->jumbo16.free,
+	    "jumbo16-limit", z->jumbo16.limit);
+}
+
+/* The bytes line and the requests denied and delayed. */
+static void
+byte_and_request_lines(struct lines *out, const struct mbuf_zones *z)
+{
+	const struct zone *mbuf = &z->mbuf, *packet = &z->packet,
+	    *cluster = &z->cluster, *jumbop = &z->jumbop,
+	    *jumbo9 = &z->jumbo9, *jumbo16 = &z->jumbo16;
+	uintmax_t bytes_inuse, bytes_incache, bytes_total;
+	char note[128];
+
+	bytes_inuse = mbuf->bytes + packet->bytes +
+	    packet->count * cluster->size +
+	    (cluster->count - packet->count - packet->free) * cluster->size +
+	    z->tag_bytes + jumbop->count * jumbop->size +
+	    jumbo9->count * jumbo9->size + jumbo16->count * jumbo16->size;
+	bytes_incache = mbuf->free * mbuf->size + packet->free * mbuf->size +
+	    packet->free * cluster->size + cluster->free * cluster->size +
+	    jumbop->free * jumbop->size + jumbo9->free * jumbo9->size +
+	    jumbo16->free * jumbo16->size;
+	bytes_total = bytes_inuse + bytes_incache;
+	line(out, "K", "bytes allocated to network (current/cache/total)", 3,
+	    "bytes-in-use", bytes_inuse / 1024,
+	    "bytes-in-cache", bytes_incache / 1024,
+	    "bytes-total", bytes_total / 1024);
+
+	line(out, "", "requests for mbufs denied "
+	    "(mbufs/clusters/mbuf+clusters)", 3,
+	    "mbuf-failures", mbuf->failures,
+	    "cluster-failures", cluster->failures,
+	    "packet-failures", packet->failures);
+	line(out, "", "requests for mbufs delayed "
+	    "(mbufs/clusters/mbuf+clusters)", 3,
+	    "mbuf-sleeps", mbuf->sleeps, "cluster-sleeps", cluster->sleeps,
+	    "packet-sleeps", packet->sleeps);
+	snprintf(note, sizeof(note), "requests for jumbo clusters delayed "
+	    "(%juk/9k/16k)", jumbop->size / 1024);
+	line(out, "", note, 3, "jumbop-sleeps", jumbop->sleeps,
+	    "jumbo9-sleeps", jumbo9->sleeps, "jumbo16-sleeps", jumbo16->sleeps);
+	snprintf(note, sizeof(note), "requests for jumbo clusters denied "
+	    "(%juk/9k/16k)", jumbop->size / 1024);
+	line(out, "", note, 3, "jumbop-failures", jumbop->failures,
+	    "jumbo9-failures", jumbo9->failures,
+	    "jumbo16-failures", jumbo16->failures);
+}
+
 /*
  * FreeBSD's netstat -m, with FreeBSD's arithmetic (usr.bin/netstat/mbuf.c),
  * unsigned wrap included.
@@ -128,109 +251,18 @@ freebsd_report(struct tool_source *src, struct memory_type_list *mtlp,
     struct tool_out *report, const struct tool_options *opts,
     struct json_object *numbers)
 {
-	struct zone mbuf, packet, cluster, jumbop, jumbo9, jumbo16;
-	uintmax_t tag_bytes, bytes_inuse, bytes_incache, bytes_total;
-	struct memory_type *mtp;
-	struct tool_error e;
+	struct mbuf_zones z;
 	struct lines out;
-	char note[128];
-	bool have_malloc;
-	int rc;
 
-	/* Both allocators: mbuf_tag is a malloc type, the rest are zones. */
-	rc = tool_source_malloc(src, mtlp, 0, &e);
-	if (rc < 0)
-		tool_query_failed(src, "all", &e);
-	have_malloc = rc == 0;
-	rc = tool_source_uma(src, mtlp, 0, &e);
-	if (rc < 0)
-		tool_query_failed(src, "all", &e);
-
-	zone(mtlp, "mbuf", NULL, &mbuf);
-	zone(mtlp, "mbuf_packet", NULL, &packet);
-	zone(mtlp, "mbuf_cluster", NULL, &cluster);
-	if (have_malloc) {
-		mtp = memstat_mtl_find(mtlp, ALLOCATOR_MALLOC, "mbuf_tag");
-		if (mtp == NULL)
-			errx(1, "memstat_mtl_find: malloc type mbuf_tag not "
-			    "found");
-		tag_bytes = memstat_get_bytes(mtp);
-	} else
-		tag_bytes = 0;
-	zone(mtlp, "mbuf_jumbo_page", "mbuf_jumbo_pagesize", &jumbop);
-	zone(mtlp, "mbuf_jumbo_9k", NULL, &jumbo9);
-	zone(mtlp, "mbuf_jumbo_16k", NULL, &jumbo16);
+	read_zones(src, mtlp, &z);
 	/* Said only once the report is sure to follow: one line per outcome. */
-	if (!have_malloc)
+	if (!z.have_malloc)
 		warnx("%s holds no malloc statistics: mbuf_tag counted as 0",
 		    tool_source_path(src));
-
 	tool_out_init(report, opts->style);
 	out = report_lines(report, opts->human, numbers);
-	line(&out, "", "mbufs in use (current/cache/total)", 3,
-	    "mbuf-current", mbuf.count + packet.count,
-	    "mbuf-cache", mbuf.free + packet.free,
-	    "mbuf-total", mbuf.count + packet.count + mbuf.free + packet.free);
-	/* Every cached packet holds a cluster the cluster zone counts as used. */
-	line(&out, "", "mbuf clusters in use (current/cache/total/max)", 4,
-	    "cluster-current", cluster.count - packet.free,
-	    "cluster-cache", cluster.free + packet.free,
-	    "cluster-total", cluster.count + cluster.free,
-	    "cluster-max", cluster.limit);
-	line(&out, "", "mbuf+clusters out of packet secondary zone in use "
-	    "(current/cache)", 2,
-	    "packet-count", packet.count, "packet-free", packet.free);
-	snprintf(note, sizeof(note), "%juk (page size) jumbo clusters in use "
-	    "(current/cache/total/max)", jumbop.size / 1024);
-	line(&out, "", note, 4,
-	    "jumbo-count", jumbop.count, "jumbo-cache", jumbop.free,
-	    "jumbo-total", jumbop.count + jumbop.free,
-	    "jumbo-max", jumbop.limit);
-	report_number(&out, "jumbo-page-size", (intmax_t)(jumbop.size / 1024));
-	line(&out, "", "9k jumbo clusters in use (current/cache/total/max)", 4,
-	    "jumbo9-count", jumbo9.count, "jumbo9-cache", jumbo9.free,
-	    "jumbo9-total", jumbo9.count + jumbo9.free,
-	    "jumbo9-max", jumbo9.limit);
-	line(&out, "", "16k jumbo clusters in use (current/cache/total/max)", 4,
-	    "jumbo16-count", jumbo16.count, "jumbo16-cache", jumbo16.free,
-	    "jumbo16-total", jumbo16.count + jumbo16.free,
-	    "jumbo16-limit", jumbo16.limit);
-
-	bytes_inuse = mbuf.bytes + packet.bytes +
-	    packet.count * cluster.size +
-	    (cluster.count - packet.count - packet.free) * cluster.size +
-	    tag_bytes + jumbop.count * jumbop.size +
-	    jumbo9.count * jumbo9.size + jumbo16.count * jumbo16.size;
-	bytes_incache = mbuf.free * mbuf.size + packet.free * mbuf.size +
-	    packet.free * cluster.size + cluster.free * cluster.size +
-	    jumbop.free * jumbop.size + jumbo9.free * jumbo9.size +
-	    jumbo16.free * jumbo16.size;
-	bytes_total = bytes_inuse + bytes_incache;
-	line(&out, "K", "bytes allocated to network (current/cache/total)", 3,
-	    "bytes-in-use", bytes_inuse / 1024,
-	    "bytes-in-cache", bytes_incache / 1024,
-	    "bytes-total", bytes_total / 1024);
-
-	line(&out, "", "requests for mbufs denied "
-	    "(mbufs/clusters/mbuf+clusters)", 3,
-	    "mbuf-failures", mbuf.failures,
-	    "cluster-failures", cluster.failures,
-	    "packet-failures", packet.failures);
-	line(&out, "", "requests for mbufs delayed "
-	    "(mbufs/clusters/mbuf+clusters)", 3,
-	    "mbuf-sleeps", mbuf.sleeps, "cluster-sleeps", cluster.sleeps,
-	    "packet-sleeps", packet.sleeps);
-	snprintf(note, sizeof(note), "requests for jumbo clusters delayed "
-	    "(%juk/9k/16k)", jumbop.size / 1024);
-	line(&out, "", note, 3, "jumbop-sleeps", jumbop.sleeps,
-	    "jumbo9-sleeps", jumbo9.sleeps, "jumbo16-sleeps", jumbo16.sleeps);
-	snprintf(note, sizeof(note), "requests for jumbo clusters denied "
-	    "(%juk/9k/16k)", jumbop.size / 1024);
-	line(&out, "", note, 3, "jumbop-failures", jumbop.failures,
-	    "jumbo9-failures", jumbo9.failures,
-	    "jumbo16-failures", jumbo16.failures);
-
+	use_lines(&out, &z);
+	byte_and_request_lines(&out, &z);
 	sendfile_report(&out, src);
-
 }
 

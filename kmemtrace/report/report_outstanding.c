@@ -27,9 +27,8 @@
  * the group and the order inside one is the set's.
  */
 struct item {
-	uint64_t	 k1;		/* stack, call site, pid; by object: ts */
-	uint32_t	 k2;		/* a page's order, a task's command;
-					   by object: the cache's rank */
+	uint64_t	 k1;		/* stack, call site, pid; object: ts */
+	uint32_t	 k2;		/* order, command; object: cache */
 	uint32_t	 live;		/* index into the model's live array */
 };
 
@@ -521,8 +520,8 @@ group_line(FILE *f, const struct model *m, const struct group *g)
 		if (m->o->pages && m->items[g->first].k1 == 0)
 			snprintf(sym, sizeof(sym), "(no stack recorded)");
 		else
-			kmem_frames_symbol(m->set->tep, m->items[g->first].k1, sym,
-			    sizeof(sym));
+			kmem_frames_symbol(m->set->tep, m->items[g->first].k1,
+			    sym, sizeof(sym));
 		fprintf(f, "%" PRIu64 " bytes in %zu allocation%s from %s",
 		    g->bytes, g->n, g->n == 1 ? "" : "s", sym);
 		break;

@@ -126,6 +126,45 @@ check_orders(struct memstat_frag *frag, const char *file,
 
 #define MAX_DOMAINS	256	/* MAXMEMDOM is 8; a text with more is bad */
 
+/*
+ * One order's counts, a pool each, "N | N | ..." at *p, into z (and its
+ * free list's types with MEMSTAT_FRAG_TYPES); *npools: how many.  NULL,
+ * or what is wrong with them (the caller names the line).
+ */
+static const char *
+pool_counts(struct frag_zone *z, const char **p, int64_t order, int64_t list,
+    int flags, int *npools)
+{
+	int64_t v;
+	int pool = 0;
+
+	do {
+		struct frag_type *t = NULL;
+		char name[MEMSTAT_FRAG_NAMELEN];
+
+		if (!number(p, &v) || v < 0)
+			return ("a count that is no number");
+		z->blocks[order] += (uint64_t)v;
+		if (z->blocks[order] > FRAG_MAX_PAGES)
+			return ("more free blocks than any machine has");
+		snprintf(name, sizeof(name), "list %d pool %d", (int)list,
+		    pool);
+		for (size_t k = 0; k < z->ntypes && t == NULL; k++)
+			if (strcmp(z->types[k].name, name) == 0)
+				t = &z->types[k];
+		if ((flags & MEMSTAT_FRAG_TYPES) && t == NULL &&
+		    (t = _memstat_frag_type_add(z)) != NULL)
+			snprintf(t->name, sizeof(t->name), "%s", name);
+		if ((flags & MEMSTAT_FRAG_TYPES) && t == NULL)
+			return ("too many free lists and pools");
+		if (t != NULL)
+			t->blocks[order] = (uint64_t)v;
+		pool++;
+	} while (literal(p, "|"));
+	*npools = pool;
+	return (NULL);
+}
+
 static int
 parse(struct memstat_frag *frag, char *text, int flags, const char *file,
     bool frag_idx)
@@ -141,10 +180,10 @@ parse(struct memstat_frag *frag, char *text, int flags, const char *file,
 		return (_memstat_err_code(&frag->err, MEMSTAT_ERROR_NOMEMORY));
 	for (line = strtok_r(text, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
-		const char *p = line;
+		const char *p = line, *wrong;
 		struct frag_zone *z;
 		int64_t order, size, v;
-		int pool = 0;
+		int pool;
 
 		n++;
 		if (at_end(p) || literal(&p, "--") ||
@@ -204,37 +243,11 @@ parse(struct memstat_frag *frag, char *text, int flags, const char *file,
 			z->fmfi[order] = v;
 			continue;
 		}
-		do {
-			struct frag_type *t = NULL;
-			char name[MEMSTAT_FRAG_NAMELEN];
-
-			if (!number(&p, &v) || v < 0) {
-				bad(frag, file, n, "a count that is no number");
-				goto done;
-			}
-			z->blocks[order] += (uint64_t)v;
-			if (z->blocks[order] > FRAG_MAX_PAGES) {
-				bad(frag, file, n, "more free blocks than any "
-				    "machine has");
-				goto done;
-			}
-			snprintf(name, sizeof(name), "list %d pool %d",
-			    (int)list, pool);
-			for (size_t k = 0; k < z->ntypes && t == NULL; k++)
-				if (strcmp(z->types[k].name, name) == 0)
-					t = &z->types[k];
-			if ((flags & MEMSTAT_FRAG_TYPES) && t == NULL &&
-			    (t = _memstat_frag_type_add(z)) != NULL)
-				snprintf(t->name, sizeof(t->name), "%s", name);
-			if ((flags & MEMSTAT_FRAG_TYPES) && t == NULL) {
-				bad(frag, file, n, "too many free lists and "
-				    "pools");
-				goto done;
-			}
-			if (t != NULL)
-				t->blocks[order] = (uint64_t)v;
-			pool++;
-		} while (literal(&p, "|"));
+		if ((wrong = pool_counts(z, &p, order, list, flags,
+		    &pool)) != NULL) {
+			bad(frag, file, n, wrong);
+			goto done;
+		}
 		if (!at_end(p) || (pools >= 0 && pool != pools)) {
 			bad(frag, file, n, "not one count per pool");
 			goto done;

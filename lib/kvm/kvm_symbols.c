@@ -22,6 +22,7 @@
 /* More than any kernel has (~100k with KALLSYMS_ALL); bounds a bad count. */
 #define MAX_SYMS	(1u << 22)
 #define MAX_NAME	512
+#define TOKENS_MAX	65536	/* kallsyms_token_table's bytes read at most */
 /* The kernel image's link-time base: what KASLR moves. */
 #define KERNEL_MAP	0xffffffff80000000ULL
 
@@ -215,6 +216,105 @@ tables_read(struct memstat_kvm *kvm, const struct kallsyms_memory *m,
 	return (-1);
 }
 
+/*
+ * The name at *pos of kallsyms_names, its tokens expanded into name
+ * (MAX_NAME at most, not NUL-terminated), *nlen long; *pos past it.  0,
+ * or -1 where the table is cut.
+ */
+static int
+read_name(struct window *w, uint64_t *pos, bool long_names,
+    const char *tokens, const uint16_t *tidx, char *name, size_t *nlen)
+{
+	unsigned char c, b;
+	uint32_t len;
+
+	if (window_byte(w, (*pos)++, &c) != 0)
+		return (-1);
+	len = c;
+	/* Since 6.1 a name of 128 tokens or more takes two bytes. */
+	if (long_names && (len & 0x80)) {
+		if (window_byte(w, (*pos)++, &b) != 0)
+			return (-1);
+		len = (len & 0x7f) | (uint32_t)b << 7;
+	}
+	*nlen = 0;
+	for (uint32_t k = 0; k < len; k++) {
+		if (window_byte(w, (*pos)++, &c) != 0)
+			return (-1);
+		for (const char *tk = tokens + tidx[c]; *tk != '\0' &&
+		    *nlen < MAX_NAME; tk++)
+			name[(*nlen)++] = *tk;
+	}
+	return (0);
+}
+
+/*
+ * The token table, as far as its index reaches, into tokens (TOKENS_MAX
+ * + 1 bytes, NUL-filled past it): 0, or -1 with the error recorded.
+ */
+static int
+read_tokens(struct memstat_kvm *kvm, const struct kallsyms_memory *m,
+    const struct kallsyms_tables *t, const uint16_t tidx[256], char *tokens)
+{
+	size_t maxtok = 0;
+
+	for (int i = 0; i < 256; i++)
+		if (tidx[i] > maxtok)
+			maxtok = tidx[i];
+	/* The last token ends within a few bytes of its start. */
+	if (maxtok + 256 > TOKENS_MAX)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "kallsyms_token_index out of range"));
+	memset(tokens, 0, TOKENS_MAX + 1);
+	return (tables_read(kvm, m, t->token_table, tokens, maxtok + 256));
+}
+
+/*
+ * Symbol i's address, by the three encodings.  Since 7.0 each offset is
+ * relative to its own slot (offset_to_ptr()).  Before, with
+ * KALLSYMS_ABSOLUTE_PERCPU (Debian 6.1) a negative offset is relative to
+ * the base and a positive one absolute; without it every offset is
+ * relative to the base.  Both of those are given; _stext, which
+ * VMCOREINFO also gives, decides.
+ */
+static void
+symbol_address(const struct kallsyms_tables *t, uint64_t base,
+    const int32_t *offs, uint32_t i, uint64_t *addr_abs, uint64_t *addr_rel)
+{
+	if (t->relative_base == 0) {
+		*addr_abs = *addr_rel = t->offsets + 4 * (uint64_t)i +
+		    (uint64_t)(int64_t)offs[i];
+		return;
+	}
+	*addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :
+	    base - 1 - (uint64_t)(int64_t)offs[i];
+	*addr_rel = base + (uint32_t)offs[i];
+}
+
+/*
+ * The symbols' addresses: the absolute reading of each unless _stext
+ * said the relative one (rel[]) is right; an image's moved by KASLR, as
+ * its addresses are link-time ones.  0, or -1 when neither reading is.
+ */
+static int
+settle_addresses(struct memstat_kvm *kvm, struct kvm_symtab *st,
+    const uint64_t *rel, bool abs_ok, bool rel_ok, bool image)
+{
+	if (!abs_ok) {
+		if (!rel_ok)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "kallsyms addresses do not match VMCOREINFO's "
+			    "_stext"));
+		for (size_t i = 0; i < st->n; i++)
+			st->syms[i].addr = rel[i];
+	}
+	if (image)
+		for (size_t i = 0; i < st->n; i++)
+			if (st->syms[i].addr >= KERNEL_MAP)
+				st->syms[i].addr += kvm->kaslr;
+	return (0);
+}
+
 static int
 kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 {
@@ -223,14 +323,13 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 	struct kallsyms_tables t;
 	uint64_t base = 0, pos, addr_abs, addr_rel;
 	uint16_t tidx[256];
-	char tokens[65536 + 1], name[MAX_NAME + 1];
+	char tokens[TOKENS_MAX + 1], name[MAX_NAME + 1];
 	struct names nm = { 0 };
 	struct window *w;
 	int32_t *offs = NULL;
 	uint64_t *rel = NULL;
-	unsigned char c, b;
-	uint32_t num, i, len, k;
-	size_t nlen, off, maxtok = 0;
+	uint32_t num, i;
+	size_t nlen, off;
 	bool abs_ok = true, rel_ok = true;
 	int rc = -1;
 
@@ -246,17 +345,7 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 		    "kallsyms_num_syms is %" PRIu32, num);
 		goto out;
 	}
-	for (i = 0; i < 256; i++)
-		if (tidx[i] > maxtok)
-			maxtok = tidx[i];
-	/* The last token ends within a few bytes of its start. */
-	if (maxtok + 256 > sizeof(tokens) - 1) {
-		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "kallsyms_token_index out of range");
-		goto out;
-	}
-	memset(tokens, 0, sizeof(tokens));
-	if (tables_read(kvm, &m, t.token_table, tokens, maxtok + 256) != 0)
+	if (read_tokens(kvm, &m, &t, tidx, tokens) != 0)
 		goto out;
 	if ((offs = calloc(num, sizeof(*offs))) == NULL ||
 	    (rel = calloc(num, sizeof(*rel))) == NULL ||
@@ -271,22 +360,9 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 		goto out;
 
 	for (i = 0, pos = t.names; i < num; i++) {
-		if (window_byte(w, pos++, &c) != 0)
+		if (read_name(w, &pos, t.long_names, tokens, tidx, name,
+		    &nlen) != 0)
 			goto cut;
-		len = c;
-		/* Since 6.1 a name of 128 tokens or more takes two bytes. */
-		if (t.long_names && (len & 0x80)) {
-			if (window_byte(w, pos++, &b) != 0)
-				goto cut;
-			len = (len & 0x7f) | (uint32_t)b << 7;
-		}
-		for (k = 0, nlen = 0; k < len; k++) {
-			if (window_byte(w, pos++, &c) != 0)
-				goto cut;
-			for (const char *tk = tokens + tidx[c]; *tk != '\0' &&
-			    nlen < MAX_NAME; tk++)
-				name[nlen++] = *tk;
-		}
 		/* name[0] is the nm-style type letter. */
 		if (nlen < 2)
 			continue;
@@ -296,22 +372,7 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 			goto out;
 		}
 		st->syms[st->n].name = (const char *)(uintptr_t)off;
-		/*
-		 * Three encodings.  Since 7.0 each offset is relative to its
-		 * own slot (offset_to_ptr()).  Before, with
-		 * KALLSYMS_ABSOLUTE_PERCPU (Debian 6.1) a negative offset is
-		 * relative to the base and a positive one absolute; without
-		 * it every offset is relative to the base.  Keep both of
-		 * those; _stext, which VMCOREINFO also gives, decides.
-		 */
-		if (t.relative_base == 0) {
-			addr_abs = addr_rel = t.offsets + 4 * (uint64_t)i +
-			    (uint64_t)(int64_t)offs[i];
-		} else {
-			addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :
-			    base - 1 - (uint64_t)(int64_t)offs[i];
-			addr_rel = base + (uint32_t)offs[i];
-		}
+		symbol_address(&t, base, offs, i, &addr_abs, &addr_rel);
 		st->syms[st->n].addr = addr_abs;
 		rel[st->n] = addr_rel;
 		if (strcmp(name + 1, "_stext") == 0 && m.stext != 0) {
@@ -320,21 +381,8 @@ kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
 		}
 		st->n++;
 	}
-	if (!abs_ok) {
-		if (!rel_ok) {
-			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "kallsyms addresses do not match VMCOREINFO's "
-			    "_stext");
-			goto out;
-		}
-		for (i = 0; i < st->n; i++)
-			st->syms[i].addr = rel[i];
-	}
-	/* An image's addresses are link-time ones: KASLR moved them. */
-	if (m.arg != kvm)
-		for (i = 0; i < st->n; i++)
-			if (st->syms[i].addr >= KERNEL_MAP)
-				st->syms[i].addr += kvm->kaslr;
+	if (settle_addresses(kvm, st, rel, abs_ok, rel_ok, m.arg != kvm) != 0)
+		goto out;
 	st->names = nm.buf;
 	nm.buf = NULL;
 	if (symtab_finish(st) != 0) {
