@@ -427,17 +427,87 @@ write_script(FILE *f, const struct plot *p, const char *out,
 	fprintf(f, "unset multiplot\n");
 }
 
+/* Minutes for a short log, hours for a long one; the most orders. */
+static void
+time_unit(struct plot *p)
+{
+	double lo = p->rows[0].time, hi = lo;
+
+	for (size_t i = 0; i < p->nrows; i++) {
+		lo = p->rows[i].time < lo ? p->rows[i].time : lo;
+		hi = p->rows[i].time > hi ? p->rows[i].time : hi;
+		if (p->rows[i].norders > p->maxorders)
+			p->maxorders = p->rows[i].norders;
+	}
+	p->unit = hi - lo < 3 * 3600 ? 60 : 3600;
+}
+
+/* gnuplot run on the scratch directory's script, to its end. */
+static void
+run_gnuplot(const char *out)
+{
+	pid_t pid;
+	int status;
+
+	if ((pid = fork()) < 0)
+		err(1, "fork");
+	if (pid == 0) {
+		/* exec(2) resets the caught signals to their defaults. */
+		if (chdir(scratch) != 0) {
+			fprintf(stderr, "vmstat-frag: %s: %s\n", scratch,
+			    strerror(errno));
+			_exit(127);
+		}
+		execlp("gnuplot", "gnuplot", "script", (char *)NULL);
+		fprintf(stderr, "vmstat-frag: gnuplot: %s (Debian: apt-get "
+		    "install gnuplot-nox)\n", strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) == -1) {
+		if (errno != EINTR)
+			err(1, "gnuplot");
+		die_if_caught(pid, NULL);
+	}
+	die_if_caught(0, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		errx(1, "--plot %s: gnuplot failed", out);
+}
+
+/* The picture whole, or none: copied beside out and renamed into place. */
+static void
+install_picture(const char *out)
+{
+	char path[PATH_MAX + 32], final[PATH_MAX + 64], buf[65536];
+	FILE *from, *to;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/picture", scratch);
+	snprintf(final, sizeof(final), "%s.vmstat-frag.%ld", out,
+	    (long)getpid());
+	if ((from = fopen(path, "r")) == NULL)
+		err(1, "--plot %s: gnuplot drew nothing", out);
+	if ((to = fopen(final, "w")) == NULL)
+		err(1, "%s", out);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			break;
+	die_if_caught(0, final);
+	if (ferror(from) || fclose(to) != 0 || rename(final, out) != 0) {
+		unlink(final);
+		err(1, "%s", out);
+	}
+	fclose(from);
+}
+
 int
 frag_plot(const char *out, const char *const *logs, size_t nlogs,
     enum frag_index index, bool three_d)
 {
 	struct plot p = { 0 };
-	char path[PATH_MAX + 32], final[PATH_MAX + 64];
+	char path[PATH_MAX + 32];
 	const char *ext = strrchr(out, '.'), *tmpdir = getenv("TMPDIR");
 	const char *base = tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp";
-	pid_t pid;
 	FILE *f;
-	int status;
 
 	if (ext == NULL || (strcmp(ext, ".svg") != 0 &&
 	    strcmp(ext, ".png") != 0))
@@ -447,18 +517,7 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 	if (p.nrows == 0)
 		errx(1, "%s: no samples to draw", logs[0]);
 	qsort(p.rows, p.nrows, sizeof(*p.rows), by_time);
-	/* Minutes for a short log, hours for a long one. */
-	{
-		double lo = p.rows[0].time, hi = lo;
-
-		for (size_t i = 0; i < p.nrows; i++) {
-			lo = p.rows[i].time < lo ? p.rows[i].time : lo;
-			hi = p.rows[i].time > hi ? p.rows[i].time : hi;
-			if (p.rows[i].norders > p.maxorders)
-				p.maxorders = p.rows[i].norders;
-		}
-		p.unit = hi - lo < 3 * 3600 ? 60 : 3600;
-	}
+	time_unit(&p);
 
 	/*
 	 * The fuzz targets call this again and again in one process, where
@@ -494,51 +553,8 @@ frag_plot(const char *out, const char *const *logs, size_t nlogs,
 		err(1, "%s", path);
 	die_if_caught(0, NULL);
 
-	if ((pid = fork()) < 0)
-		err(1, "fork");
-	if (pid == 0) {
-		/* exec(2) resets the caught signals to their defaults. */
-		if (chdir(scratch) != 0) {
-			fprintf(stderr, "vmstat-frag: %s: %s\n", scratch,
-			    strerror(errno));
-			_exit(127);
-		}
-		execlp("gnuplot", "gnuplot", "script", (char *)NULL);
-		fprintf(stderr, "vmstat-frag: gnuplot: %s (Debian: apt-get "
-		    "install gnuplot-nox)\n", strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) == -1) {
-		if (errno != EINTR)
-			err(1, "gnuplot");
-		die_if_caught(pid, NULL);
-	}
-	die_if_caught(0, NULL);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		errx(1, "--plot %s: gnuplot failed", out);
-	/* The picture whole, or none: renamed into place from beside it. */
-	snprintf(path, sizeof(path), "%s/picture", scratch);
-	snprintf(final, sizeof(final), "%s.vmstat-frag.%ld", out,
-	    (long)getpid());
-	if ((f = fopen(path, "r")) == NULL)
-		err(1, "--plot %s: gnuplot drew nothing", out);
-	{
-		FILE *to = fopen(final, "w");
-		char buf[65536];
-		size_t n;
-
-		if (to == NULL)
-			err(1, "%s", out);
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			if (fwrite(buf, 1, n, to) != n)
-				break;
-		die_if_caught(0, final);
-		if (ferror(f) || fclose(to) != 0 || rename(final, out) != 0) {
-			unlink(final);
-			err(1, "%s", out);
-		}
-	}
-	fclose(f);
+	run_gnuplot(out);
+	install_picture(out);
 	free(p.rows);
 	remove_scratch();
 	return (0);
