@@ -74,7 +74,18 @@ int
 kt_symbols_parse(struct kt_symbols *s, char *text)
 {
 	char *line = text, *end;
+	size_t lines = 1;
+	struct kt_symbol *v;
 
+	/* A line a symbol at most: room made once, not grown by copies. */
+	for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	if (lines + 2 > s->alloc) {	/* and the sentinel */
+		if ((v = reallocarray(s->v, lines + 2, sizeof(*v))) == NULL)
+			return (-1);
+		s->v = v;
+		s->alloc = lines + 2;
+	}
 	s->text = text;
 	while (*line != '\0') {
 		if ((end = strchr(line, '\n')) == NULL)

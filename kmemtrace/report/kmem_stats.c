@@ -42,6 +42,16 @@ struct kmem_object {
 	uint8_t		 state;		/* OBJ_LIVE, OBJ_FREED | OBJ_UNNAMED */
 };
 
+#define OBJECT_CHUNK_BITS	16
+#define OBJECT_CHUNK		(1U << OBJECT_CHUNK_BITS)
+
+static inline struct kmem_object *
+object_at(const struct kmem_stats *st, uint32_t i)
+{
+	return (&st->object_chunks[i >> OBJECT_CHUNK_BITS][i &
+	    (OBJECT_CHUNK - 1)]);
+}
+
 /* The object's cache row is "(unnamed, N bytes)": its free may name it. */
 #define OBJ_UNNAMED	0x80
 #define OBJ_STATE(o)	((o)->state & ~OBJ_UNNAMED)
@@ -210,14 +220,20 @@ new_object(struct kmem_stats *st)
 	uint32_t i = st->free_object;
 
 	if (i != NONE) {
-		st->free_object = st->objects[i].next_free;
-		st->objects[i].gen++;
+		st->free_object = object_at(st, i)->next_free;
+		object_at(st, i)->gen++;
 		return (i);
 	}
-	if (grow((void **)&st->objects, &st->aobjects, st->nobjects,
-	    sizeof(*st->objects)) != 0)
-		return (NONE);
-	st->objects[st->nobjects] = (struct kmem_object){ 0 };
+	if (st->nobjects == st->nchunks * OBJECT_CHUNK) {
+		if (st->nobjects >= NONE - OBJECT_CHUNK ||
+		    grow((void **)&st->object_chunks, &st->achunks,
+		    st->nchunks, sizeof(*st->object_chunks)) != 0 ||
+		    (st->object_chunks[st->nchunks] = malloc(OBJECT_CHUNK *
+		    sizeof(struct kmem_object))) == NULL)
+			return (NONE);
+		st->nchunks++;
+	}
+	*object_at(st, (uint32_t)st->nobjects) = (struct kmem_object){ 0 };
 	return ((uint32_t)st->nobjects++);
 }
 
@@ -244,7 +260,7 @@ bury(struct kmem_stats *st, uint32_t i)
 	}
 	if (st->ring_count == st->ring_size) {
 		struct kmem_tombstone t = st->ring[st->ring_head];
-		struct kmem_object *old = &st->objects[t.object];
+		struct kmem_object *old = object_at(st, t.object);
 
 		if (OBJ_STATE(old) == OBJ_FREED && old->gen == t.gen) {
 			u64map_remove(&st->object_map, old->ptr);
@@ -255,7 +271,7 @@ bury(struct kmem_stats *st, uint32_t i)
 		st->ring_head = (st->ring_head + 1) % st->ring_size;
 	}
 	st->ring[(st->ring_head + st->ring_count++) % st->ring_size] =
-	    (struct kmem_tombstone){ i, st->objects[i].gen };
+	    (struct kmem_tombstone){ i, object_at(st, i)->gen };
 	return (0);
 }
 
@@ -314,15 +330,15 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 		*v = i;
 	} else {
 		i = *v;
-		if (OBJ_STATE(&st->objects[i]) == OBJ_LIVE) {
+		if (OBJ_STATE(object_at(st, i)) == OBJ_LIVE) {
 			t->realloc_live++;
-			st->caches[st->objects[i].cache].realloc_live++;
+			st->caches[object_at(st, i)->cache].realloc_live++;
 			t->live--;
-			t->live_bytes -= st->objects[i].bytes_alloc;
+			t->live_bytes -= object_at(st, i)->bytes_alloc;
 		}
-		st->objects[i].gen++;	/* its tombstone, if any, is void */
+		object_at(st, i)->gen++;	/* its tombstone is void */
 	}
-	obj = &st->objects[i];
+	obj = object_at(st, i);
 	obj->ptr = ev->ptr;
 	obj->ts = ev->ts;
 	obj->bytes_alloc = saturate(ev->bytes_alloc);
@@ -383,7 +399,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 		t->frees_unknown++;
 		return (0);
 	}
-	obj = &st->objects[*v];
+	obj = object_at(st, *v);
 	if (OBJ_STATE(obj) == OBJ_FREED) {
 		misuse(st, MISUSE_DOUBLE_FREE, ev, obj);
 		return (0);
@@ -565,8 +581,8 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 		}
 		*v = i;
 	} else
-		st->objects[*v].gen++;	/* allocated again: a new one */
-	obj = &st->objects[*v];
+		object_at(st, *v)->gen++;	/* allocated again: a new one */
+	obj = object_at(st, *v);
 	*obj = (struct kmem_object){ .ptr = ev->pfn, .ts = ev->ts,
 	    .bytes_alloc = saturate(pages << st->page_shift),
 	    .bytes_req = ev->order, .site = NONE, .cache = row,
@@ -621,10 +637,10 @@ page_free(struct kmem_stats *st, const struct kmem_event *ev,
 		return (0);
 	}
 	t->page_alloc_freed++;
-	t->page_bytes_freed += (1ULL << st->objects[*v].bytes_req) <<
+	t->page_bytes_freed += (1ULL << object_at(st, *v)->bytes_req) <<
 	    st->page_shift;
-	st->objects[*v].state = OBJ_FREED;
-	st->objects[*v].next_free = st->free_object;
+	object_at(st, *v)->state = OBJ_FREED;
+	object_at(st, *v)->next_free = st->free_object;
 	st->free_object = *v;
 	u64map_remove(&st->pfn_map, ev->pfn);
 	return (0);
@@ -646,7 +662,7 @@ await_stack(struct kmem_stats *st, int cpu)
 		(*n)--;
 	}
 	p[(*n)++] = (struct kmem_pending){ st->made,
-	    st->made != NONE ? st->objects[st->made].gen : 0 };
+	    st->made != NONE ? object_at(st, st->made)->gen : 0 };
 }
 
 /* A stack record: the latest allocation waiting on its CPU gets it. */
@@ -678,8 +694,8 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	    --st->npending[ev->cpu]];
 	if (st->stack_adjacent)
 		st->npending[ev->cpu] = 0;
-	if (p.object == NONE || st->objects[p.object].gen != p.gen ||
-	    OBJ_STATE(&st->objects[p.object]) != OBJ_LIVE)
+	if (p.object == NONE || object_at(st, p.object)->gen != p.gen ||
+	    OBJ_STATE(object_at(st, p.object)) != OBJ_LIVE)
 		return (0);	/* not kept (-p), or freed already */
 	if (n > KMEM_MAX_FRAMES) {
 		st->totals.stacks_cut++;
@@ -688,10 +704,10 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	for (size_t i = 0; i < n; i++)
 		frames[i] = kmem_events_frame(&st->events, ev, i);
 	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK ||
-	    (st->objects[p.object].kind == KMEM_PAGE_ALLOC &&
-	    page_caller_known(st, &st->objects[p.object], frames, n) != 0))
+	    (object_at(st, p.object)->kind == KMEM_PAGE_ALLOC &&
+	    page_caller_known(st, object_at(st, p.object), frames, n) != 0))
 		return (kt_fail(e, "out of memory"));
-	st->objects[p.object].stack = id;
+	object_at(st, p.object)->stack = id;
 	return (0);
 }
 
@@ -879,7 +895,9 @@ kmem_stats_free(struct kmem_stats *st)
 	free(st->ptrs);
 	free(st->caches);
 	free(st->pages);
-	free(st->objects);
+	for (size_t i = 0; i < st->nchunks; i++)
+		free(st->object_chunks[i]);
+	free(st->object_chunks);
 	u64map_free(&st->site_map);
 	u64map_free(&st->ptr_map);
 	u64map_free(&st->cache_map);
@@ -903,9 +921,9 @@ kmem_stats_live(const struct kmem_stats *st, bool pages, size_t *n)
 	size_t k = 0;
 
 	*n = 0;
-	for (size_t i = 0; i < st->nobjects; i++)
-		if (OBJ_STATE(&st->objects[i]) == OBJ_LIVE &&
-		    (st->objects[i].kind == KMEM_PAGE_ALLOC) == pages)
+	for (uint32_t i = 0; i < st->nobjects; i++)
+		if (OBJ_STATE(object_at(st, i)) == OBJ_LIVE &&
+		    (object_at(st, i)->kind == KMEM_PAGE_ALLOC) == pages)
 			k++;
 	if (k == 0)
 		return (NULL);
@@ -913,8 +931,8 @@ kmem_stats_live(const struct kmem_stats *st, bool pages, size_t *n)
 		*n = SIZE_MAX;
 		return (NULL);
 	}
-	for (size_t i = 0; i < st->nobjects; i++) {
-		const struct kmem_object *o = &st->objects[i];
+	for (uint32_t i = 0; i < st->nobjects; i++) {
+		const struct kmem_object *o = object_at(st, i);
 
 		if (OBJ_STATE(o) != OBJ_LIVE ||
 		    (o->kind == KMEM_PAGE_ALLOC) != pages)

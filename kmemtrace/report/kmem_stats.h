@@ -115,9 +115,13 @@ struct kmem_stats {
 	size_t		 npages, apages;
 	struct u64map	 site_map, ptr_map, cache_map, page_map, gfp_map;
 	struct u64map	 kmalloc_map;		/* bytes_alloc -> its cache */
-	/* Objects and pages live or freed in the recording. */
-	struct kmem_object *objects;
-	size_t		 nobjects, aobjects;
+	/*
+	 * Objects and pages live or freed in the recording, in chunks of
+	 * KMEM_OBJECT_CHUNK: a store that grows by copying copied tens of
+	 * megabytes, and faulted each copy in again.
+	 */
+	struct kmem_object **object_chunks;
+	size_t		 nobjects, nchunks, achunks;
 	uint32_t	 free_object;		/* free list head, or UINT32_MAX */
 	struct u64map	 object_map, pfn_map;
 	/* The last frees' objects, kept to see a second free of them. */
