@@ -9,16 +9,10 @@
 #ifndef KVM_ELF_PHYS_H
 #define KVM_ELF_PHYS_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-struct elf_phys_segment {
-	uint64_t	 paddr, size, offset;	/* size: what the file holds */
-};
+#include "kvm/kvm_elf_segments.h"
 
 struct elf_phys {
-	struct elf_phys_segment *segs;	/* by paddr, none overlapping */
+	struct elf_segment *segs;	/* by physical address */
 	size_t		 nsegs;
 };
 

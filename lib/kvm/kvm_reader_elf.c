@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/kvm_elf_segments.h"
 #include "kvm/kvm_readers.h"
 
 /* procfs's f_type (linux/magic.h). */
@@ -27,52 +28,12 @@
 /* Kernel virtual addresses have the top bit set (x86-64, arm64, ...). */
 #define KERNEL_HALF	(1ULL << 63)
 
-struct segment {
-	uint64_t	 vaddr;
-	uint64_t	 size;		/* p_filesz: what the file holds */
-	uint64_t	 offset;
-};
-
 struct elf_state {
 	int		 fd;
-	struct segment	*segs;		/* by vaddr, none overlapping */
+	struct elf_segment *segs;	/* by vaddr, none overlapping */
 	size_t		 nsegs;
 	char		*vmcoreinfo;	/* NUL-terminated */
 };
-
-/* All of len bytes at off: 0, or -1 with errno (0: the file ended). */
-static int
-pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	ssize_t n;
-
-	for (size_t done = 0; done < len; done += (size_t)n) {
-		if (off + done > (uint64_t)INT64_MAX) {
-			errno = EOVERFLOW;
-			return (-1);
-		}
-		n = pread(fd, (char *)buf + done, len - done,
-		    (off_t)(off + done));
-		if (n < 0 && errno == EINTR) {
-			n = 0;
-			continue;
-		}
-		if (n <= 0) {
-			if (n == 0)
-				errno = 0;
-			return (-1);
-		}
-	}
-	return (0);
-}
-
-static int
-by_vaddr(const void *a, const void *b)
-{
-	const struct segment *x = a, *y = b;
-
-	return ((x->vaddr > y->vaddr) - (x->vaddr < y->vaddr));
-}
 
 static void
 state_free(struct elf_state *es)
@@ -140,32 +101,14 @@ note_segment(struct memstat_kvm *kvm, struct elf_state *es,
 	if ((notes = malloc(ph->p_filesz)) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
-	if (pread_all(es->fd, notes, ph->p_filesz, ph->p_offset) != 0)
+	if (_memstat_elf_pread_all(es->fd, notes, ph->p_filesz,
+	    ph->p_offset) != 0)
 		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "ELF note: %s",
 		    errno ? strerror(errno) : "past the end of the file");
 	else
 		rc = find_vmcoreinfo(kvm, es, notes, ph->p_filesz);
 	free(notes);
 	return (rc);
-}
-
-/*
- * How many program headers: e_phnum, or with PN_XNUM (QEMU's paging dumps
- * have one per run of mapped pages, 65,000 for 256 MiB) section 0's
- * sh_info, as the ELF gABI says.  0 when the core gives none we take.
- */
-static uint64_t
-phdr_count(struct elf_state *es, const Elf64_Ehdr *eh)
-{
-	Elf64_Shdr sh0;
-
-	if (eh->e_phnum != PN_XNUM)
-		return (eh->e_phnum);
-	if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(sh0) ||
-	    pread_all(es->fd, &sh0, sizeof(sh0), eh->e_shoff) != 0 ||
-	    sh0.sh_info > MAX_PHDRS)
-		return (0);
-	return (sh0.sh_info);
 }
 
 /* One program header: a PT_NOTE searched, a PT_LOAD kept. */
@@ -187,7 +130,7 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 	    ph->p_offset + ph->p_filesz > file_size)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "ELF segment %zu lies past the end of the file", i));
-	es->segs[es->nsegs++] = (struct segment){ ph->p_vaddr,
+	es->segs[es->nsegs++] = (struct elf_segment){ ph->p_vaddr,
 	    ph->p_filesz, ph->p_offset };
 	return (0);
 }
@@ -202,17 +145,18 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph[PHDR_BATCH];
+	const struct elf_segment *overlap;
 	struct stat st;
 	size_t budget = MAX_NOTES, batch;
 	uint64_t file_size = UINT64_MAX, count;
 	bool physical = false;
 
-	if (pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
+	if (_memstat_elf_pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
 	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
-	    (count = phdr_count(es, &eh)) == 0)
+	    (count = _memstat_elf_phdr_count(es->fd, &eh)) == 0)
 		return (KVM_READER_NOT_MINE);
 	/* A regular file's segments lie within it; /proc/kcore is no file. */
 	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
@@ -223,8 +167,8 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	/* Read PHDR_BATCH at a time: one pread each would be 65,000. */
 	for (size_t i = 0; i < count; i += batch) {
 		batch = count - i < PHDR_BATCH ? count - i : PHDR_BATCH;
-		if (pread_all(es->fd, ph, batch * sizeof(*ph), eh.e_phoff +
-		    i * sizeof(*ph)) != 0)
+		if (_memstat_elf_pread_all(es->fd, ph, batch * sizeof(*ph),
+		    eh.e_phoff + i * sizeof(*ph)) != 0)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF program headers %zu to %zu: %s", i,
 			    i + batch - 1, errno ? strerror(errno) :
@@ -237,34 +181,11 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	/* Physical addresses, or no VMCOREINFO: libkdumpfile's. */
 	if (physical || es->nsegs == 0 || es->vmcoreinfo == NULL)
 		return (KVM_READER_NOT_MINE);
-	qsort(es->segs, es->nsegs, sizeof(*es->segs), by_vaddr);
-	for (size_t i = 1; i < es->nsegs; i++)
-		if (es->segs[i].vaddr < es->segs[i - 1].vaddr +
-		    es->segs[i - 1].size)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
-			    "ELF segments overlap at 0x%" PRIx64,
-			    es->segs[i].vaddr));
+	if ((overlap = _memstat_elf_segments_sort(es->segs, es->nsegs)) !=
+	    NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF segments overlap at 0x%" PRIx64, overlap->addr));
 	return (0);
-}
-
-/* The segment holding addr, or NULL. */
-static const struct segment *
-segment_of(const struct elf_state *es, uint64_t addr)
-{
-	size_t lo = 0, hi = es->nsegs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct segment *s = &es->segs[mid];
-
-		if (addr < s->vaddr)
-			hi = mid;
-		else if (addr - s->vaddr >= s->size)
-			lo = mid + 1;
-		else
-			return (s);
-	}
-	return (NULL);
 }
 
 static int
@@ -272,20 +193,21 @@ elf_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
     size_t len)
 {
 	struct elf_state *es = kvm->reader_arg;
-	const struct segment *s;
+	const struct elf_segment *s;
 	size_t n;
 
 	/* A read may run from one segment into the next. */
 	while (len > 0) {
-		if ((s = segment_of(es, addr)) == NULL)
+		if ((s = _memstat_elf_segment_of(es->segs, es->nsegs,
+		    addr)) == NULL)
 			return (_memstat_kvm_fail(kvm,
 			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
 			    "bytes at 0x%" PRIx64 ": no segment holds it", len,
 			    addr));
-		n = s->size - (addr - s->vaddr) < len ?
-		    (size_t)(s->size - (addr - s->vaddr)) : len;
-		if (pread_all(es->fd, buf, n, s->offset + (addr - s->vaddr))
-		    != 0)
+		n = s->size - (addr - s->addr) < len ?
+		    (size_t)(s->size - (addr - s->addr)) : len;
+		if (_memstat_elf_pread_all(es->fd, buf, n, s->offset +
+		    (addr - s->addr)) != 0)
 			return (_memstat_kvm_fail(kvm,
 			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
 			    "bytes at 0x%" PRIx64 ": %s", n, addr, errno ?

@@ -1,0 +1,87 @@
+/*
+ * kvm_elf_segments.c: an ELF core's segments, found and read (see
+ * kvm_elf_segments.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "kvm/kvm_elf_segments.h"
+#include "kvm/kvm_handle.h"
+
+int
+_memstat_elf_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n;
+
+	for (size_t done = 0; done < len; done += (size_t)n) {
+		if (off + done > (uint64_t)INT64_MAX) {
+			errno = EOVERFLOW;
+			return (-1);
+		}
+		n = pread(fd, (char *)buf + done, len - done,
+		    (off_t)(off + done));
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0;
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+uint64_t
+_memstat_elf_phdr_count(int fd, const Elf64_Ehdr *eh)
+{
+	Elf64_Shdr sh0;
+
+	if (eh->e_phnum != PN_XNUM)
+		return (eh->e_phnum);
+	if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(sh0) ||
+	    _memstat_elf_pread_all(fd, &sh0, sizeof(sh0), eh->e_shoff) != 0 ||
+	    sh0.sh_info > MAX_PHDRS)
+		return (0);
+	return (sh0.sh_info);
+}
+
+static int
+by_addr(const void *a, const void *b)
+{
+	const struct elf_segment *x = a, *y = b;
+
+	return ((x->addr > y->addr) - (x->addr < y->addr));
+}
+
+const struct elf_segment *
+_memstat_elf_segments_sort(struct elf_segment *segs, size_t n)
+{
+	qsort(segs, n, sizeof(*segs), by_addr);
+	for (size_t i = 1; i < n; i++)
+		if (segs[i].addr < segs[i - 1].addr + segs[i - 1].size)
+			return (&segs[i]);
+	return (NULL);
+}
+
+const struct elf_segment *
+_memstat_elf_segment_of(const struct elf_segment *segs, size_t n,
+    uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct elf_segment *s = &segs[mid];
+
+		if (addr < s->addr)
+			hi = mid;
+		else if (addr - s->addr >= s->size)
+			lo = mid + 1;
+		else
+			return (s);
+	}
+	return (NULL);
+}

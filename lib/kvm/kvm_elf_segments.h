@@ -1,0 +1,39 @@
+/*
+ * kvm_elf_segments.h: what the two ways of reading an ELF core share: a
+ * whole pread(2), the program header count, and the PT_LOADs sorted by
+ * the address a reader looks them up by (kernel virtual for /proc/kcore
+ * and paging dumps, physical for the others' direct map).
+ */
+#ifndef KVM_ELF_SEGMENTS_H
+#define KVM_ELF_SEGMENTS_H
+
+#include <elf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_segment {
+	uint64_t	 addr;		/* virtual or physical, the reader's */
+	uint64_t	 size;		/* p_filesz: what the file holds */
+	uint64_t	 offset;
+};
+
+/* All of len bytes at off: 0, or -1 with errno (0: the file ended). */
+int	_memstat_elf_pread_all(int fd, void *buf, size_t len, uint64_t off);
+/*
+ * How many program headers: e_phnum, or with PN_XNUM (QEMU's paging dumps
+ * have one per run of mapped pages, 65,000 for 256 MiB) section 0's
+ * sh_info, as the ELF gABI says.  0 when the core gives none we take.
+ */
+uint64_t _memstat_elf_phdr_count(int fd, const Elf64_Ehdr *eh);
+/*
+ * segs[0..n) sorted by address: NULL, or the first segment that overlaps
+ * the one before it.
+ */
+const struct elf_segment *_memstat_elf_segments_sort(
+	    struct elf_segment *segs, size_t n);
+/* The segment of sorted segs[0..n) holding addr, or NULL. */
+const struct elf_segment *_memstat_elf_segment_of(
+	    const struct elf_segment *segs, size_t n, uint64_t addr);
+
+#endif /* !KVM_ELF_SEGMENTS_H */
