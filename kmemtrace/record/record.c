@@ -507,12 +507,12 @@ kmemtrace_record(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 
 	start_recording(&a, &m, events, sizeof(events));
+	if (record_meta_kallsyms_start(&rec.kallsyms, rec.dir) != 0)
+		err(1, "%s/kallsyms", a.out);
 	if (tracefs_instance_file_write(rec.tracefs.instance, "tracing_on",
 	    "1") < 0)
 		err(1, "tracing_on");
 	rec.recording = true;
-	if (record_meta_kallsyms_start(&rec.kallsyms, rec.dir) != 0)
-		err(1, "%s/kallsyms", a.out);
 	if (a.command[0] != NULL)
 		child = start_command(a.command, &oldmask);
 	failed = wait_for_stop(&set, child, a.seconds);

@@ -20,19 +20,26 @@
 #include "record_meta.h"
 #include "recording/recording.h"
 
-/* Copies src (a tracefs or /proc file: read to its end) to dir/name. */
+/*
+ * The room kept for kallsyms while it is copied beside the events: a
+ * Debian kernel's is 5 MB, one with every module loaded twice that.
+ */
+#define KALLSYMS_ROOM	((off_t)32 << 20)
+
+/*
+ * Copies src (a tracefs or /proc file: read to its end) to out, *written
+ * bytes: 0, or -1 with errno.
+ */
 static int
-copy_file(int dir, const char *name, const char *src)
+copy_to(int out, const char *src, off_t *written)
 {
 	char buf[65536];
-	int in, out, rc = -1;
+	int in, rc = -1;
 	ssize_t n;
 
+	*written = 0;
 	if ((in = open(src, O_RDONLY | O_CLOEXEC)) < 0)
 		return (-1);
-	if ((out = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) < 0)
-		goto done;
 	/*
 	 * A /proc file gives a page a read: the buffer is filled before it
 	 * is written, a write per 64 KiB rather than per read.
@@ -60,13 +67,28 @@ copy_file(int dir, const char *name, const char *src)
 				goto done;
 			}
 			off += (size_t)m;
+			*written += m;
 		}
 	}
 	rc = 0;
 done:
-	if (out >= 0 && close(out) != 0)
-		rc = -1;
 	close(in);
+	return (rc);
+}
+
+/* Copies src (a tracefs or /proc file: read to its end) to dir/name. */
+static int
+copy_file(int dir, const char *name, const char *src)
+{
+	off_t written;
+	int out, rc;
+
+	if ((out = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) < 0)
+		return (-1);
+	rc = copy_to(out, src, &written);
+	if (close(out) != 0)
+		rc = -1;
 	return (rc);
 }
 
@@ -283,9 +305,20 @@ static void *
 kallsyms_main(void *arg)
 {
 	struct kallsyms_copy *c = arg;
+	off_t written;
 
-	if (copy_file(c->dir, "kallsyms", "/proc/kallsyms") != 0)
+	if (copy_to(c->fd, "/proc/kallsyms", &written) != 0)
 		c->error = errno != 0 ? errno : EIO;
+	/*
+	 * The room kept and not used, given back: ext4 frees it past the
+	 * end at a truncate to the same size, tmpfs at a punched hole.
+	 */
+	else if (written < KALLSYMS_ROOM && (ftruncate(c->fd, written) != 0 ||
+	    fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	    written, KALLSYMS_ROOM - written) != 0) && errno != EOPNOTSUPP)
+		c->error = errno;
+	if (close(c->fd) != 0 && c->error == 0)
+		c->error = errno;
 	return (NULL);
 }
 
@@ -293,8 +326,28 @@ int
 record_meta_kallsyms_start(struct kallsyms_copy *c, int dir)
 {
 	*c = (struct kallsyms_copy){ .dir = dir };
-	if ((errno = pthread_create(&c->thread, NULL, kallsyms_main, c)) != 0)
+	if ((c->fd = openat(dir, "kallsyms", O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644)) < 0)
 		return (-1);
+	/*
+	 * The events must not cut kallsyms when they fill the disk: its room
+	 * is kept first.  Where it cannot be (no room, or no fallocate), it
+	 * is copied now, before the events, as the copy beside them could
+	 * be cut.
+	 */
+	if (fallocate(c->fd, FALLOC_FL_KEEP_SIZE, 0, KALLSYMS_ROOM) != 0) {
+		off_t written;
+		int rc = copy_to(c->fd, "/proc/kallsyms", &written);
+
+		if (close(c->fd) != 0)
+			rc = -1;
+		return (rc);
+	}
+	if ((errno = pthread_create(&c->thread, NULL, kallsyms_main, c)) !=
+	    0) {
+		close(c->fd);
+		return (-1);
+	}
 	c->started = true;
 	return (0);
 }

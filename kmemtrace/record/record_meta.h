@@ -39,11 +39,15 @@ int	record_meta_start(int dir, const struct record_tracefs *t, bool page,
 struct kallsyms_copy {
 	pthread_t	 thread;
 	int		 dir;
+	int		 fd;		/* dir/kallsyms, the thread's */
 	int		 error;		/* errno of a failed copy, or 0 */
 	bool		 started;
 };
 
-/* The copy started: 0, or -1 with errno. */
+/*
+ * The copy started, or where the disk cannot keep its room, done: 0, or
+ * -1 with errno.
+ */
 int	record_meta_kallsyms_start(struct kallsyms_copy *c, int dir);
 /* The copy ended: 0, or -1 with errno (nothing to wait for: 0). */
 int	record_meta_kallsyms_wait(struct kallsyms_copy *c);
