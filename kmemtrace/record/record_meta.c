@@ -332,8 +332,8 @@ record_meta_kallsyms_start(struct kallsyms_copy *c, int dir)
 	/*
 	 * The events must not cut kallsyms when they fill the disk: its room
 	 * is kept first.  Where it cannot be (no room, or no fallocate), it
-	 * is copied now, before the events, as the copy beside them could
-	 * be cut.
+	 * is copied now, before the command starts, as the copy beside it
+	 * could be cut.
 	 */
 	if (fallocate(c->fd, FALLOC_FL_KEEP_SIZE, 0, KALLSYMS_ROOM) != 0) {
 		off_t written;
