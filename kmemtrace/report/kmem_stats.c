@@ -653,6 +653,7 @@ await_stack(struct kmem_stats *st, int cpu)
 	struct kmem_pending *p = &st->pending[(size_t)cpu * KMEM_PENDING];
 	uint8_t *n = &st->npending[cpu];
 
+	st->cpu_awaited[cpu] = true;
 	/* A trace.dat's: only the record just before a stack can own it. */
 	if (st->stack_adjacent)
 		*n = 0;
@@ -677,6 +678,14 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	uint32_t id;
 
 	st->totals.stack_events++;
+	/*
+	 * An allocation in flight as tracing began: its event came before
+	 * tracing_on, its stack after, the head of its CPU's stream.
+	 */
+	if (!st->cpu_awaited[ev->cpu]) {
+		st->totals.stacks_early++;
+		return (0);
+	}
 	if (st->npending[ev->cpu] == 0) {
 		/* Its event was lost; else the recording lies. */
 		if (st->stack_adjacent || st->cpu_lost[ev->cpu] ||
@@ -860,7 +869,8 @@ kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 		if ((st->pending = calloc((size_t)src->ncpus * KMEM_PENDING,
 		    sizeof(*st->pending))) == NULL ||
 		    (st->npending = calloc((size_t)src->ncpus, 1)) == NULL ||
-		    (st->cpu_lost = calloc((size_t)src->ncpus, 1)) == NULL)
+		    (st->cpu_lost = calloc((size_t)src->ncpus, 1)) == NULL ||
+		    (st->cpu_awaited = calloc((size_t)src->ncpus, 1)) == NULL)
 			return (kt_fail(e, "out of memory"));
 	}
 	if (u64map_init(&st->site_map) != 0 || u64map_init(&st->ptr_map) != 0 ||
@@ -912,6 +922,7 @@ kmem_stats_free(struct kmem_stats *st)
 	free(st->pending);
 	free(st->npending);
 	free(st->cpu_lost);
+	free(st->cpu_awaited);
 }
 
 struct kmem_live *

@@ -76,6 +76,7 @@ struct kmem_totals {
 	/* Stacks (record -g). */
 	uint64_t	 stack_events, task_events;
 	uint64_t	 stacks_unmatched;	/* no event: explained by a loss */
+	uint64_t	 stacks_early;		/* no event: before its CPU's first */
 	uint64_t	 stacks_cut;		/* deeper than KMEM_MAX_FRAMES */
 	/* Pages. */
 	uint64_t	 page_allocs, page_frees, page_alloc_fail;
@@ -142,6 +143,7 @@ struct kmem_stats {
 	}		*pending;	/* [ncpus][KMEM_PENDING] */
 	uint8_t		*npending;	/* [ncpus] */
 	bool		*cpu_lost;	/* [ncpus]: a loss was met */
+	bool		*cpu_awaited;	/* [ncpus]: an allocation awaited one */
 	uint32_t	 made;		/* the last event's object, or none */
 	uint64_t	 loss_ts;	/* the last loss met, 0: none */
 	struct kmem_totals totals;

@@ -186,9 +186,10 @@ summary_text(FILE *f, const struct kmem_stats *st, bool slab, bool page)
 		    PRIu64 " bytes\n", t->live, t->live_bytes);
 		if (kmem_stats_stacks(st))
 			fprintf(f, "Kernel stacks: %" PRIu64 " (%" PRIu64
-			    " whose event was lost, %" PRIu64 " cut to %d "
+			    " whose event was lost, %" PRIu64 " whose event "
+			    "came before tracing began, %" PRIu64 " cut to %d "
 			    "frames)\n", t->stack_events, t->stacks_unmatched,
-			    t->stacks_cut, KMEM_MAX_FRAMES);
+			    t->stacks_early, t->stacks_cut, KMEM_MAX_FRAMES);
 
 		fprintf(f, "\nMISUSE\n======\n");
 		for (int k = 0; k < MISUSE_NKINDS; k++) {
@@ -287,6 +288,8 @@ summary_json(const struct kmem_stats *st)
 		    t->stack_events));
 		tool_json_set(o, "stacks-without-event", tool_json_uint(
 		    t->stacks_unmatched));
+		tool_json_set(o, "stacks-before-start", tool_json_uint(
+		    t->stacks_early));
 		tool_json_set(o, "stacks-cut", tool_json_uint(t->stacks_cut));
 	}
 	tool_json_set(o, "page-allocations", tool_json_uint(t->page_allocs));
