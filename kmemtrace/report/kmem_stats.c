@@ -14,6 +14,7 @@
 
 #include <trace-seq.h>
 
+#include "huge_alloc.h"
 #include "kmem_frames.h"
 #include "kmem_stats.h"
 
@@ -228,7 +229,7 @@ new_object(struct kmem_stats *st)
 		if (st->nobjects >= NONE - OBJECT_CHUNK ||
 		    grow((void **)&st->object_chunks, &st->achunks,
 		    st->nchunks, sizeof(*st->object_chunks)) != 0 ||
-		    (st->object_chunks[st->nchunks] = malloc(OBJECT_CHUNK *
+		    (st->object_chunks[st->nchunks] = huge_zalloc(OBJECT_CHUNK *
 		    sizeof(struct kmem_object))) == NULL)
 			return (NONE);
 		st->nchunks++;
@@ -906,7 +907,8 @@ kmem_stats_free(struct kmem_stats *st)
 	free(st->caches);
 	free(st->pages);
 	for (size_t i = 0; i < st->nchunks; i++)
-		free(st->object_chunks[i]);
+		huge_free(st->object_chunks[i], OBJECT_CHUNK *
+		    sizeof(struct kmem_object));
 	free(st->object_chunks);
 	u64map_free(&st->site_map);
 	u64map_free(&st->ptr_map);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "huge_alloc.h"
 #include "u64map.h"
 
 #define MIN_SLOTS	64
@@ -26,7 +27,7 @@ u64map_init(struct u64map *m)
 	if (getrandom(&m->seed, sizeof(m->seed), GRND_NONBLOCK) !=
 	    (ssize_t)sizeof(m->seed))
 		m->seed = (uint64_t)(uintptr_t)m * 0x2545f4914f6cdd1dULL;
-	if ((m->slots = calloc(MIN_SLOTS, sizeof(*m->slots))) == NULL)
+	if ((m->slots = huge_zalloc(MIN_SLOTS * sizeof(*m->slots))) == NULL)
 		return (-1);
 	m->mask = MIN_SLOTS - 1;
 	return (0);
@@ -35,7 +36,7 @@ u64map_init(struct u64map *m)
 void
 u64map_free(struct u64map *m)
 {
-	free(m->slots);
+	huge_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
 	m->slots = NULL;
 }
 
@@ -58,7 +59,8 @@ grow(struct u64map *m)
 	struct u64map_slot *old = m->slots;
 	size_t n = (m->mask + 1) * 2;
 
-	if ((m->slots = calloc(n, sizeof(*m->slots))) == NULL) {
+	if (n > SIZE_MAX / sizeof(*m->slots) ||
+	    (m->slots = huge_zalloc(n * sizeof(*m->slots))) == NULL) {
 		m->slots = old;
 		return (-1);
 	}
@@ -72,7 +74,7 @@ grow(struct u64map *m)
 			j = (j + 1) & m->mask;
 		m->slots[j] = old[i];
 	}
-	free(old);
+	huge_free(old, n / 2 * sizeof(*m->slots));
 	return (0);
 }
 
