@@ -3,6 +3,7 @@
  * asks for a function's name.
  */
 #include <stdbool.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,7 +144,7 @@ resolve(void *priv, unsigned long long *addrp, char **modp)
 	struct kt_symbols *s = priv;
 	struct kt_symbol key = { .addr = *addrp }, *hit;
 
-	if (s->n == 0 || (hit = bsearch(&key, s->v, s->n, sizeof(*s->v),
+	if (kt_symbols_wait(s) != 0 || s->n == 0 || (hit = bsearch(&key, s->v, s->n, sizeof(*s->v),
 	    holding)) == NULL)
 		return (NULL);
 	*addrp = hit->addr;
@@ -151,19 +152,68 @@ resolve(void *priv, unsigned long long *addrp, char **modp)
 	return (hit->name);
 }
 
-int
-kt_symbols_attach(struct kt_symbols *s, struct tep_handle *tep)
+static int
+sort(struct kt_symbols *s)
 {
 	if (grow(s) != 0)
 		return (-1);
 	qsort(s->v, s->n, sizeof(*s->v), by_address);
 	s->v[s->n] = (struct kt_symbol){ 0 };	/* the sentinel */
+	return (0);
+}
+
+int
+kt_symbols_attach(struct kt_symbols *s, struct tep_handle *tep)
+{
+	if (sort(s) != 0)
+		return (-1);
 	return (tep_set_function_resolver(tep, resolve, s) != 0 ? -1 : 0);
+}
+
+static void *
+loader(void *arg)
+{
+	struct kt_symbols *s = arg;
+
+	s->load_rc = s->load(s, s->load_arg) != 0 || sort(s) != 0 ? -1 : 0;
+	return (NULL);
+}
+
+int
+kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
+    int (*load)(struct kt_symbols *, void *), void *arg)
+{
+	sigset_t all, old;
+
+	if (tep_set_function_resolver(tep, resolve, s) != 0)
+		return (-1);
+	s->load = load;
+	s->load_arg = arg;
+	/* Signals are the caller's thread's to take. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->loading = pthread_create(&s->loader, NULL, loader, s) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (s->loading)
+		return (0);
+	loader(s);
+	return (s->load_rc);
+}
+
+int
+kt_symbols_wait(struct kt_symbols *s)
+{
+	if (s->loading) {
+		pthread_join(s->loader, NULL);
+		s->loading = false;
+	}
+	return (s->load_rc);
 }
 
 void
 kt_symbols_free(struct kt_symbols *s)
 {
+	kt_symbols_wait(s);
 	free(s->v);
 	free(s->text);
 	*s = (struct kt_symbols){ 0 };

@@ -11,6 +11,8 @@
 #ifndef KT_SYMBOLS_H
 #define KT_SYMBOLS_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +29,12 @@ struct kt_symbols {
 	struct kt_symbol *v;
 	size_t		 n, alloc;
 	char		*text;		/* the kallsyms the names point into */
+	/* Loaded on a thread (kt_symbols_attach_loading()) until joined. */
+	pthread_t	 loader;
+	bool		 loading;
+	int		 (*load)(struct kt_symbols *, void *);
+	void		*load_arg;
+	int		 load_rc;
 };
 
 /*
@@ -39,6 +47,16 @@ int	kt_symbols_parse(struct kt_symbols *s, char *text);
 int	kt_symbols_add(struct kt_symbols *s, const char *name, uint64_t addr);
 /* Sorted and handed to tep, which must not outlive s.  0, or -1. */
 int	kt_symbols_attach(struct kt_symbols *s, struct tep_handle *tep);
+/*
+ * Handed to tep now, filled by load(s, arg) (kt_symbols_parse() or
+ * kt_symbols_add(): 0, or -1) on a thread of its own meanwhile, sorted
+ * there too; tep's first lookup waits for it.  Where no thread can be
+ * made, load runs here.  0, or -1 (load's, or out of memory).
+ */
+int	kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
+	    int (*load)(struct kt_symbols *, void *), void *arg);
+/* Waits for the loading thread, if any: what its load returned, or 0. */
+int	kt_symbols_wait(struct kt_symbols *s);
 void	kt_symbols_free(struct kt_symbols *s);
 
 #endif /* !KT_SYMBOLS_H */

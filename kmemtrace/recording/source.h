@@ -85,7 +85,8 @@ typedef int (*kt_record_fn)(const struct kt_record *, void *);
 /*
  * Every record, in time order (ties: lower CPU first), to fn; stops at
  * fn's non-zero return and returns it.  -1 with e set on bad data.  The
- * loss counts are complete after it.
+ * loss counts are complete after it, and the symbols read (a bad
+ * kallsyms is told here).
  */
 int	kt_source_each(struct kt_source *src, kt_record_fn fn, void *arg,
 	    struct kt_error *e);

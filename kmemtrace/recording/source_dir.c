@@ -52,6 +52,7 @@ struct recording {
 	struct cpu_stream **heap;
 	int		 nheap;
 	struct kt_symbols symbols;	/* kallsyms, which tep resolves by */
+	struct kt_error	 symbols_error;	/* its loading thread's */
 };
 
 /*
@@ -318,19 +319,41 @@ read_checked(struct recording *r, const char *name, size_t max,
 	return (0);
 }
 
-/* kallsyms into the recording's own table; saved_cmdlines into tep. */
+/* kallsyms, on a thread of its own: read, checked, parsed. */
+static int
+load_kallsyms(struct kt_symbols *s, void *arg)
+{
+	struct recording *r = arg;
+	char *text;
+
+	if (read_checked(r, "kallsyms", MAX_KALLSYMS, text_check_kallsyms,
+	    "address type name [module]", &text, &r->symbols_error) != 0)
+		return (-1);
+	if (text != NULL && kt_symbols_parse(s, text) != 0)
+		return (kt_fail(&r->symbols_error, "%s/kallsyms: out of memory",
+		    r->path));
+	return (0);
+}
+
+/*
+ * kallsyms into the recording's own table, loaded while the events are
+ * read (it costs a tenth of a report; each() waits for it at its end);
+ * saved_cmdlines into tep.
+ */
 static int
 parse_symbols(struct kt_source *src, struct recording *r, struct kt_error *e)
 {
 	char *text;
 	int rc;
 
-	if (read_checked(r, "kallsyms", MAX_KALLSYMS, text_check_kallsyms,
-	    "address type name [module]", &text, e) != 0)
+	if (kt_symbols_attach_loading(&r->symbols, src->tep, load_kallsyms,
+	    r) != 0) {
+		if (r->symbols_error.msg[0] != '\0')
+			*e = r->symbols_error;
+		else
+			kt_fail(e, "%s/kallsyms: out of memory", r->path);
 		return (-1);
-	if (text != NULL && (kt_symbols_parse(&r->symbols, text) != 0 ||
-	    kt_symbols_attach(&r->symbols, src->tep) != 0))
-		return (kt_fail(e, "%s/kallsyms: out of memory", r->path));
+	}
 	if (read_checked(r, "saved_cmdlines", MAX_CMDLINES,
 	    text_check_cmdlines, "pid command", &text, e) != 0)
 		return (-1);
@@ -659,6 +682,10 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
 		if (!s->have)
 			r->heap[0] = r->heap[--r->nheap];
 		sift_down(r, 0);
+	}
+	if (kt_symbols_wait(&r->symbols) != 0) {
+		*e = r->symbols_error;
+		return (-1);
 	}
 	return (0);
 }
