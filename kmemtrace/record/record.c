@@ -524,6 +524,7 @@ kmemtrace_record(int argc, char *argv[])
 	failed = wait_for_stop(&set, child, a.seconds);
 	m.stopped = time(NULL);
 	failed = finish_recording(failed);
+	m.recorder_thread = rec.kallsyms.tid;
 	m.state = failed != NULL ? RECORDING_PARTIAL : RECORDING_COMPLETE;
 	m.why = failed;
 	/* On a full disk this may fail: the first one says "recording". */

@@ -307,6 +307,7 @@ kallsyms_main(void *arg)
 	struct kallsyms_copy *c = arg;
 	off_t written;
 
+	c->tid = gettid();
 	if (copy_to(c->fd, "/proc/kallsyms", &written) != 0)
 		c->error = errno != 0 ? errno : EIO;
 	/*
@@ -464,6 +465,9 @@ record_meta_machine(int dir, const struct record_tracefs *t,
 		fprintf(f, "command: %s\n", m->command);
 	if (m->caches != NULL)
 		fprintf(f, "caches: %s\n", m->caches);
+	/* Its allocations are the recorder's: the report leaves them out. */
+	if (m->recorder_thread > 0)
+		fprintf(f, "recorder-thread: %d\n", (int)m->recorder_thread);
 	fprintf(f, "started: %lld\n", (long long)m->started);
 	if (m->stopped != 0)
 		fprintf(f, "stopped: %lld\n", (long long)m->stopped);

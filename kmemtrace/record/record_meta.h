@@ -22,6 +22,7 @@ struct record_machine {
 	int64_t		 started, stopped;	/* Unix time */
 	const char	*state;		/* "recording", "complete", ... */
 	const char	*why;		/* a partial recording's reason */
+	pid_t		 recorder_thread; /* kallsyms' copy's, or 0 */
 };
 
 /*
@@ -42,6 +43,7 @@ struct kallsyms_copy {
 	int		 fd;		/* dir/kallsyms, the thread's */
 	int		 error;		/* errno of a failed copy, or 0 */
 	bool		 started;
+	pid_t		 tid;		/* the thread's, once joined */
 };
 
 /*

@@ -55,6 +55,8 @@ struct kt_facts {
 	int		 nmigratetypes;
 	/* Each CPU's NUMA node, or NULL: not recorded. */
 	int		*cpu_node;
+	/* The recorder's own thread (kallsyms' copy), or 0: none named. */
+	int		 recorder_thread;
 };
 
 /* A task at the recording's start (record -g saved them). */

@@ -28,6 +28,7 @@
 #define MAX_SMALL	(64 * 1024)
 #define MAX_KALLSYMS	(256 * 1024 * 1024)
 #define MAX_CMDLINES	(16 * 1024 * 1024)
+#define PID_MAX_LIMIT	(4 * 1024 * 1024)	/* the kernel's, 64-bit */
 
 struct cpu_stream {
 	int		 cpu;
@@ -214,6 +215,13 @@ read_machine(struct kt_source *src, struct recording *r, struct kt_error *e)
 	machine_value(text, "command", f->command, sizeof(f->command));
 	machine_value(text, "caches", f->caches, sizeof(f->caches));
 	machine_value(text, "stacks", f->stacks, sizeof(f->stacks));
+	if (machine_value(text, "recorder-thread", order, sizeof(order)) !=
+	    NULL) {
+		if (machine_number(text, "recorder-thread", 1, PID_MAX_LIMIT,
+		    &v, r, e) != 0)
+			goto bad;
+		f->recorder_thread = (int)v;
+	}
 	free(text);
 	return (0);
 bad:

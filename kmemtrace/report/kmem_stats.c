@@ -743,6 +743,17 @@ one_event(struct kmem_stats *st, const struct kmem_event *ev,
 	if (st->npids > 0 && bsearch(&ev->pid, st->pids, st->npids,
 	    sizeof(*st->pids), cmp_int) == NULL)
 		return (0);
+	/*
+	 * The recorder's copy of kallsyms ran while tracing was on: its
+	 * allocations (its reads, its file's page cache) are not the
+	 * command's.  Its frees stay: they may free what others allocated.
+	 */
+	if (ev->pid == st->src->facts.recorder_thread && ev->pid != 0 &&
+	    (ev->kind == KMEM_KMALLOC || ev->kind == KMEM_CACHE_ALLOC ||
+	    ev->kind == KMEM_PAGE_ALLOC)) {
+		t->recorder_allocs++;
+		return (0);
+	}
 	switch (ev->kind) {
 	case KMEM_KMALLOC:
 	case KMEM_CACHE_ALLOC:

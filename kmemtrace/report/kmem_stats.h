@@ -72,6 +72,7 @@ struct kmem_totals {
 	uint64_t	 cross_cpu_frees, frees_matched;
 	uint64_t	 frees_unknown;		/* allocated before the start */
 	uint64_t	 realloc_live;		/* allocated again, no free seen */
+	uint64_t	 recorder_allocs;	/* the recorder's own: left out */
 	uint64_t	 live, live_bytes;	/* at the end */
 	/* Stacks (record -g). */
 	uint64_t	 stack_events, task_events;

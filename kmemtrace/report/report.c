@@ -184,6 +184,10 @@ summary_text(FILE *f, const struct kmem_stats *st, bool slab, bool page)
 		    "\n", t->realloc_live);
 		fprintf(f, "Still allocated at the end: %" PRIu64 " objects, %"
 		    PRIu64 " bytes\n", t->live, t->live_bytes);
+		if (st->src->facts.recorder_thread != 0)
+			fprintf(f, "Left out: %" PRIu64 " allocations of the "
+			    "recorder's own thread %d (its copy of kallsyms)\n",
+			    t->recorder_allocs, st->src->facts.recorder_thread);
 		if (kmem_stats_stacks(st))
 			fprintf(f, "Kernel stacks: %" PRIu64 " (%" PRIu64
 			    " whose event was lost, %" PRIu64 " whose event "
@@ -283,6 +287,9 @@ summary_json(const struct kmem_stats *st)
 	    tool_json_uint(t->realloc_live));
 	tool_json_set(o, "live-objects", tool_json_uint(t->live));
 	tool_json_set(o, "live-bytes", tool_json_uint(t->live_bytes));
+	if (st->src->facts.recorder_thread != 0)
+		tool_json_set(o, "recorder-allocations-left-out",
+		    tool_json_uint(t->recorder_allocs));
 	if (kmem_stats_stacks(st)) {
 		tool_json_set(o, "stack-events", tool_json_uint(
 		    t->stack_events));
