@@ -507,6 +507,8 @@ kmemtrace_record(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 
 	start_recording(&a, &m, events, sizeof(events));
+	if (record_meta_kallsyms_room(&rec.kallsyms, rec.dir) != 0)
+		err(1, "%s/kallsyms", a.out);
 	if (tracefs_instance_file_write(rec.tracefs.instance, "tracing_on",
 	    "1") < 0)
 		err(1, "tracing_on");
@@ -515,9 +517,9 @@ kmemtrace_record(int argc, char *argv[])
 	 * After tracing starts: the copy allocates, and an allocation whose
 	 * event came before tracing_on and whose stack trigger after it
 	 * leaves a stack with no event (both guests' -g recordings did).
-	 * Where the copy is done here, the command has not started yet.
+	 * The report leaves its allocations out (recorder-thread).
 	 */
-	if (record_meta_kallsyms_start(&rec.kallsyms, rec.dir) != 0)
+	if (record_meta_kallsyms_start(&rec.kallsyms) != 0)
 		err(1, "%s/kallsyms", a.out);
 	if (a.command[0] != NULL)
 		child = start_command(a.command, &oldmask);

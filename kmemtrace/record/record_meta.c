@@ -305,28 +305,17 @@ static void *
 kallsyms_main(void *arg)
 {
 	struct kallsyms_copy *c = arg;
-	off_t written;
 
 	c->tid = gettid();
-	if (copy_to(c->fd, "/proc/kallsyms", &written) != 0)
+	if (copy_to(c->fd, "/proc/kallsyms", &c->written) != 0)
 		c->error = errno != 0 ? errno : EIO;
-	/*
-	 * The room kept and not used, given back: ext4 frees it past the
-	 * end at a truncate to the same size, tmpfs at a punched hole.
-	 */
-	else if (written < KALLSYMS_ROOM && (ftruncate(c->fd, written) != 0 ||
-	    fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-	    written, KALLSYMS_ROOM - written) != 0) && errno != EOPNOTSUPP)
-		c->error = errno;
-	if (close(c->fd) != 0 && c->error == 0)
-		c->error = errno;
 	return (NULL);
 }
 
 int
-record_meta_kallsyms_start(struct kallsyms_copy *c, int dir)
+record_meta_kallsyms_room(struct kallsyms_copy *c, int dir)
 {
-	*c = (struct kallsyms_copy){ .dir = dir };
+	*c = (struct kallsyms_copy){ .dir = dir, .fd = -1 };
 	if ((c->fd = openat(dir, "kallsyms", O_WRONLY | O_CREAT | O_TRUNC |
 	    O_CLOEXEC, 0644)) < 0)
 		return (-1);
@@ -337,18 +326,25 @@ record_meta_kallsyms_start(struct kallsyms_copy *c, int dir)
 	 * could be cut.
 	 */
 	if (fallocate(c->fd, FALLOC_FL_KEEP_SIZE, 0, KALLSYMS_ROOM) != 0) {
-		off_t written;
-		int rc = copy_to(c->fd, "/proc/kallsyms", &written);
+		int rc = copy_to(c->fd, "/proc/kallsyms", &c->written);
 
 		if (close(c->fd) != 0)
 			rc = -1;
+		c->fd = -1;
 		return (rc);
 	}
+	c->room = true;
+	return (0);
+}
+
+int
+record_meta_kallsyms_start(struct kallsyms_copy *c)
+{
+	if (!c->room)
+		return (0);
 	if ((errno = pthread_create(&c->thread, NULL, kallsyms_main, c)) !=
-	    0) {
-		close(c->fd);
+	    0)
 		return (-1);
-	}
 	c->started = true;
 	return (0);
 }
@@ -356,10 +352,23 @@ record_meta_kallsyms_start(struct kallsyms_copy *c, int dir)
 int
 record_meta_kallsyms_wait(struct kallsyms_copy *c)
 {
-	if (!c->started)
+	if (!c->room)
 		return (0);
-	pthread_join(c->thread, NULL);
-	c->started = false;
+	if (c->started)
+		pthread_join(c->thread, NULL);
+	c->started = c->room = false;
+	/*
+	 * The room kept and not used, given back: ext4 frees it past the
+	 * end at a truncate to the same size, tmpfs at a punched hole.
+	 */
+	if (c->error == 0 && c->written < KALLSYMS_ROOM &&
+	    (ftruncate(c->fd, c->written) != 0 || fallocate(c->fd,
+	    FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, c->written,
+	    KALLSYMS_ROOM - c->written) != 0) && errno != EOPNOTSUPP)
+		c->error = errno;
+	if (close(c->fd) != 0 && c->error == 0)
+		c->error = errno;
+	c->fd = -1;
 	errno = c->error;
 	return (c->error != 0 ? -1 : 0);
 }

@@ -42,16 +42,24 @@ struct kallsyms_copy {
 	int		 dir;
 	int		 fd;		/* dir/kallsyms, the thread's */
 	int		 error;		/* errno of a failed copy, or 0 */
-	bool		 started;
+	bool		 room, started;
+	off_t		 written;
 	pid_t		 tid;		/* the thread's, once joined */
 };
 
 /*
- * The copy started, or where the disk cannot keep its room, done: 0, or
- * -1 with errno.
+ * Before tracing starts (on tmpfs the room is pages, whose allocations
+ * are not the command's): kallsyms' room kept beside the events, or
+ * where the disk cannot keep it, kallsyms copied now.  0, or -1 with
+ * errno.
  */
-int	record_meta_kallsyms_start(struct kallsyms_copy *c, int dir);
-/* The copy ended: 0, or -1 with errno (nothing to wait for: 0). */
+int	record_meta_kallsyms_room(struct kallsyms_copy *c, int dir);
+/* The copy started on its thread, where its room was kept: 0, or -1. */
+int	record_meta_kallsyms_start(struct kallsyms_copy *c);
+/*
+ * After tracing stops: the copy ended, and the room it did not use given
+ * back.  0, or -1 with errno (nothing to wait for: 0).
+ */
 int	record_meta_kallsyms_wait(struct kallsyms_copy *c);
 
 /* At the stop: saved_cmdlines and each CPU's stats. */
