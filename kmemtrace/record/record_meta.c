@@ -315,15 +315,15 @@ kallsyms_main(void *arg)
 int
 record_meta_kallsyms_room(struct kallsyms_copy *c, int dir)
 {
-	*c = (struct kallsyms_copy){ .dir = dir, .fd = -1 };
+	*c = (struct kallsyms_copy){ .fd = -1 };
 	if ((c->fd = openat(dir, "kallsyms", O_WRONLY | O_CREAT | O_TRUNC |
 	    O_CLOEXEC, 0644)) < 0)
 		return (-1);
 	/*
 	 * The events must not cut kallsyms when they fill the disk: its room
 	 * is kept first.  Where it cannot be (no room, or no fallocate), it
-	 * is copied now, before the command starts, as the copy beside it
-	 * could be cut.
+	 * is copied now, before tracing starts, as the copy beside the
+	 * events could be cut.
 	 */
 	if (fallocate(c->fd, FALLOC_FL_KEEP_SIZE, 0, KALLSYMS_ROOM) != 0) {
 		int rc = copy_to(c->fd, "/proc/kallsyms", &c->written);

@@ -39,7 +39,6 @@ int	record_meta_start(int dir, const struct record_tracefs *t, bool page,
  */
 struct kallsyms_copy {
 	pthread_t	 thread;
-	int		 dir;
 	int		 fd;		/* dir/kallsyms, the thread's */
 	int		 error;		/* errno of a failed copy, or 0 */
 	bool		 room, started;

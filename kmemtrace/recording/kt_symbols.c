@@ -144,8 +144,8 @@ resolve(void *priv, unsigned long long *addrp, char **modp)
 	struct kt_symbols *s = priv;
 	struct kt_symbol key = { .addr = *addrp }, *hit;
 
-	if (kt_symbols_wait(s) != 0 || s->n == 0 || (hit = bsearch(&key, s->v, s->n, sizeof(*s->v),
-	    holding)) == NULL)
+	if (kt_symbols_wait(s) != 0 || s->n == 0 || (hit = bsearch(&key, s->v,
+	    s->n, sizeof(*s->v), holding)) == NULL)
 		return (NULL);
 	*addrp = hit->addr;
 	*modp = hit->mod;

@@ -748,7 +748,8 @@ one_event(struct kmem_stats *st, const struct kmem_event *ev,
 	 * allocations (its reads, its file's page cache) are not the
 	 * command's.  Its frees stay: they may free what others allocated.
 	 */
-	if (ev->pid == st->src->facts.recorder_thread && ev->pid != 0 &&
+	if (st->src->facts.recorder_thread != 0 &&
+	    ev->pid == st->src->facts.recorder_thread &&
 	    (ev->kind == KMEM_KMALLOC || ev->kind == KMEM_CACHE_ALLOC ||
 	    ev->kind == KMEM_PAGE_ALLOC)) {
 		t->recorder_allocs++;
