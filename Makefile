@@ -18,14 +18,15 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c)
 JSON_LIBS   = $(shell pkg-config --libs json-c)
 # Core images: libkdumpfile reads dumps (loaded on first use: see
 # lib/kvm/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
-# same reason: a report that reads no dump should not load it); liblzma,
-# libzstd and zlib decompress a vmlinuz named by -N.
+# same reason: a report that reads no dump should not load it); libdeflate
+# inflates a kdump-compressed dump's pages (lib/kvm/kvm_diskdump_phys.h);
+# liblzma, libzstd and zlib decompress a vmlinuz named by -N.
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
-KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -lz -llzma -lzstd -Wl,-Bdynamic -ldl
+KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -ldeflate -lz -llzma -lzstd -Wl,-Bdynamic -ldl
 # A distribution's package links them shared (Debian's policy allows no
 # copies of a library inside a program): STATIC_KVM=0.
 ifeq ($(STATIC_KVM),0)
-KVM_LIBS   = -lbpf -lelf -lz -llzma -lzstd -ldl
+KVM_LIBS   = -lbpf -lelf -ldeflate -lz -llzma -lzstd -ldl
 endif
 # The time half (kmemtrace): tracefs, the ring buffer's pages and formats,
 # trace.dat.  Only kmemtrace links them.
@@ -84,7 +85,7 @@ ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
 CUTRACE	   = tests/cutrace
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
-	     tests/test_kvm tests/test_probe \
+	     tests/test_kvm tests/test_kvm_diskdump tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag \
 	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects
 # Unit tests of the tool layer.

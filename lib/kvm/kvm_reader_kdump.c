@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/kvm_diskdump_phys.h"
 #include "kvm/kvm_elf_phys.h"
 #include "kvm/kvm_file.h"
 #include "kvm/kvm_kdumpfile.h"
@@ -28,28 +29,37 @@ struct kdump_state {
 	kdump_ctx_t	*ctx;
 	int		 fd;		/* the dump, or its reassembly */
 	struct elf_phys	 phys;		/* an ELF dump's, read by pread(2) */
+	struct diskdump_phys *dd;	/* a kdump-compressed one's */
 	bool		 image_linear;	/* phys_base known: the image too */
 	uint64_t	 phys_base;	/* VMCOREINFO's NUMBER(phys_base) */
 };
 
+/* Physical memory read without libkdumpfile, where the dump allows. */
+static bool
+phys_read(const struct kdump_state *ks, uint64_t paddr, void *buf,
+    size_t len)
+{
+	if (ks->phys.nsegs != 0)
+		return (_memstat_elf_phys_read(&ks->phys, ks->fd, paddr, buf,
+		    len));
+	return (_memstat_diskdump_phys_read(ks->dd, ks->fd, paddr, buf, len));
+}
+
 /*
- * A read of the direct map or the kernel image from an ELF dump's
- * segments: the physical address by subtraction, no page-table walk, no
- * libkdumpfile (see kvm_elf_phys.h).  false: libkdumpfile's to read.
+ * A read of the direct map or the kernel image: the physical address by
+ * subtraction, no page-table walk, no libkdumpfile (kvm_elf_phys.h,
+ * kvm_diskdump_phys.h).  false: libkdumpfile's to read.
  */
 static bool
 linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
     uint64_t addr, void *buf, size_t len)
 {
-	if (ks->phys.nsegs == 0)
-		return (false);
 	if (ks->image_linear && addr >= KERNEL_MAP &&
 	    addr - KERNEL_MAP < KERNEL_IMAGE_SIZE)
-		return (_memstat_elf_phys_read(&ks->phys, ks->fd, addr -
-		    KERNEL_MAP + ks->phys_base, buf, len));
+		return (phys_read(ks, addr - KERNEL_MAP + ks->phys_base, buf,
+		    len));
 	return (kvm->direct_map != 0 && addr >= kvm->direct_map &&
-	    _memstat_elf_phys_read(&ks->phys, ks->fd, addr -
-	    kvm->direct_map, buf, len));
+	    phys_read(ks, addr - kvm->direct_map, buf, len));
 }
 
 static kdump_ctx_t *
@@ -125,7 +135,8 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	kdump_set_number_attr(ks->ctx, "cache.size", 64);
 	if (_memstat_kvm_check_headers(kvm, ks->fd, &diskdump) != 0)
 		return (-1);
-	if (!diskdump && _memstat_elf_phys_load(&ks->phys, ks->fd) != 0)
+	if ((diskdump ? _memstat_diskdump_phys_load(&ks->dd, ks->fd) :
+	    _memstat_elf_phys_load(&ks->phys, ks->fd)) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
 	/*
@@ -180,6 +191,7 @@ kdump_reader_close(struct memstat_kvm *kvm)
 	if (ks->ctx != NULL)
 		kdump_free(ks->ctx);
 	_memstat_elf_phys_free(&ks->phys);
+	_memstat_diskdump_phys_free(ks->dd);
 	if (ks->fd != -1)
 		close(ks->fd);
 	free(ks);

@@ -1,0 +1,358 @@
+/*
+ * kvm_diskdump_phys.c: a kdump-compressed file's physical memory, page by
+ * page (see kvm_diskdump_phys.h).  The file is makedumpfile's layout: a
+ * header block, sub_hdr_size blocks of sub-header, bitmap_blocks blocks
+ * of bitmap (two when they hold twice the pages: which pages the machine
+ * had, then which the dump kept), and then a 24-byte descriptor for each
+ * kept page, in frame order: so a page's descriptor is its bit's rank
+ * among the kept.
+ */
+#include <sys/stat.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libdeflate.h>
+
+#include "kvm/kvm_diskdump_phys.h"
+
+/* struct disk_dump_header of a 64-bit kernel, and kdump_sub_header's. */
+#define DH_VERSION	8
+#define DH_BLOCK_SIZE	428
+#define DH_SUB_BLOCKS	432
+#define DH_BITMAP_BLOCKS 436
+#define DH_MAX_MAPNR	440
+#define DH_SIZE		464
+#define SUB_SPLIT	12
+#define SUB_MAX_MAPNR64	96		/* header_version 6 and later */
+#define SUB_SIZE	104
+#define DESC_SIZE	24		/* offset, size, flags, page_flags */
+#define DESC_ZLIB	0x1		/* DUMP_DH_COMPRESSED_ZLIB */
+/* Beyond any page size, or a bitmap of 8 TiB of memory: libkdumpfile's. */
+#define MAX_PAGE	(64 * 1024)
+#define MAX_BITMAP	((uint64_t)256 << 20)
+/*
+ * Decompressed pages kept, by frame number: a slab is read whole, once,
+ * so a few dozen hold what the walk reads again (its cache's structures).
+ */
+#define CACHE_PAGES	64
+#define RUN_MAX		16		/* pages read in one go: 64 KiB */
+#define GROUP_WORDS	8		/* bits counted once per 512 */
+/*
+ * The file is read ahead, through a window on the descriptors and one on
+ * the pages (a run's worth): a cache's slabs are walked in frame order,
+ * so the next slab's descriptors and bytes most often follow the last's.
+ */
+#define DESC_WINDOW	4096		/* 170 pages' descriptors */
+#ifndef DATA_AHEAD
+#define DATA_AHEAD	(16 * 1024)
+#endif
+
+/* Bytes of the file from off, as the last read of them left them. */
+struct window {
+	uint64_t	 off;
+	size_t		 len, size;	/* held, and room for */
+	size_t		 ahead;		/* read at least this much */
+	unsigned char	*buf;
+};
+
+struct diskdump_phys {
+	uint64_t	*bits;		/* the kept pages, a bit each */
+	uint64_t	*rank;		/* bits set before each group */
+	uint64_t	 npfn;		/* frames the bitmap covers */
+	uint64_t	 desc_off;	/* descriptor 0, in the file */
+	uint64_t	 file_size;
+	uint32_t	 page, shift;
+	struct libdeflate_decompressor *inflater;
+	struct window	 descs, data;
+	unsigned char	*pages;		/* the cache's */
+	uint64_t	 cached[CACHE_PAGES];	/* its pfn + 1, or 0 */
+};
+
+/* A kept page: where its bytes are, how many, and how kept. */
+struct page_desc {
+	uint64_t	 off;
+	uint32_t	 size, flags;
+};
+
+/*
+ * [off, off + len) of the file: from the window, or read into it from off
+ * on, as far as it holds.  NULL when the file holds less.
+ */
+static const unsigned char *
+window_read(struct window *w, int fd, uint64_t off, size_t len)
+{
+	ssize_t n;
+
+	if (off >= w->off && len <= w->len && off - w->off <= w->len - len)
+		return (w->buf + (off - w->off));
+	w->len = 0;
+	if (len > w->size || (n = pread(fd, w->buf, len > w->ahead ? len :
+	    w->ahead, (off_t)off)) < 0 || (size_t)n < len)
+		return (NULL);
+	w->off = off;
+	w->len = (size_t)n;
+	return (w->buf);
+}
+
+static uint64_t
+le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return (v);
+}
+
+static bool
+pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n <= 0)
+			return (false);
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return (true);
+}
+
+/*
+ * The header's geometry, if this reads the dump: its page size, where
+ * its kept-page bitmap is and how many frames it covers.
+ */
+static bool
+geometry(struct diskdump_phys *dd, int fd, uint64_t *bitmap_off,
+    uint64_t *bitmap_len)
+{
+	unsigned char h[DH_SIZE], sub[SUB_SIZE];
+	uint64_t version, block, nsub, nbitmap, npfn;
+
+	if (!pread_all(fd, h, sizeof(h), 0) || memcmp(h, "KDUMP   ", 8) != 0)
+		return (false);
+	version = le(h + DH_VERSION, 4);
+	block = le(h + DH_BLOCK_SIZE, 4);
+	nsub = le(h + DH_SUB_BLOCKS, 4);
+	nbitmap = le(h + DH_BITMAP_BLOCKS, 4);
+	npfn = le(h + DH_MAX_MAPNR, 4);
+	if (block < 512 || block > MAX_PAGE || (block & (block - 1)) != 0 ||
+	    version < 1 || version > 0x7fffffff || nbitmap == 0 ||
+	    !pread_all(fd, sub, sizeof(sub), block) || le(sub + SUB_SPLIT,
+	    4) != 0)
+		return (false);
+	if (version >= 6)
+		npfn = le(sub + SUB_MAX_MAPNR64, 8);
+	dd->page = (uint32_t)block;
+	for (dd->shift = 0; (1U << dd->shift) < dd->page; dd->shift++)
+		;
+	/* Each factor is below 2^32, block below 2^17: no overflow. */
+	*bitmap_off = (1 + nsub) * block;
+	*bitmap_len = nbitmap * block;
+	dd->desc_off = (1 + nsub + nbitmap) * block;
+	/* Two bitmaps when both fit: the second is of the pages kept. */
+	if (npfn <= *bitmap_len * 8 / 2) {
+		*bitmap_len /= 2;
+		*bitmap_off += *bitmap_len;
+	}
+	dd->npfn = npfn < *bitmap_len * 8 ? npfn : *bitmap_len * 8;
+	return (*bitmap_len % 8 == 0 && *bitmap_len <= MAX_BITMAP &&
+	    dd->desc_off <= dd->file_size);
+}
+
+/* The bitmap, and each group's count of the bits before it. */
+static int
+index_bitmap(struct diskdump_phys *dd, int fd, uint64_t off, uint64_t len,
+    bool *usable)
+{
+	size_t nwords = (size_t)(len / 8), ngroups;
+	uint64_t total = 0;
+
+	ngroups = (nwords + GROUP_WORDS - 1) / GROUP_WORDS;
+	if ((dd->bits = calloc(ngroups * GROUP_WORDS, 8)) == NULL ||
+	    (dd->rank = calloc(ngroups + 1, sizeof(*dd->rank))) == NULL)
+		return (-1);
+	*usable = pread_all(fd, dd->bits, (size_t)len, off);
+	for (size_t i = 0; *usable && i < ngroups * GROUP_WORDS; i++) {
+		if (i % GROUP_WORDS == 0)
+			dd->rank[i / GROUP_WORDS] = total;
+		dd->bits[i] = le((const unsigned char *)&dd->bits[i], 8);
+		total += (uint64_t)__builtin_popcountll(dd->bits[i]);
+	}
+	return (0);
+}
+
+int
+_memstat_diskdump_phys_load(struct diskdump_phys **ddp, int fd)
+{
+	struct diskdump_phys *dd;
+	uint64_t off, len;
+	struct stat st;
+	bool usable = false;
+
+	*ddp = NULL;
+	if (fstat(fd, &st) != 0)
+		return (0);
+	if ((dd = calloc(1, sizeof(*dd))) == NULL)
+		return (-1);
+	dd->file_size = (uint64_t)st.st_size;
+	if (!geometry(dd, fd, &off, &len)) {
+		free(dd);
+		return (0);
+	}
+	dd->descs = (struct window){ .size = DESC_WINDOW,
+	    .ahead = DESC_WINDOW };
+	dd->data = (struct window){ .size = (size_t)dd->page * RUN_MAX,
+	    .ahead = DATA_AHEAD };
+	if (index_bitmap(dd, fd, off, len, &usable) != 0 ||
+	    (dd->descs.buf = malloc(dd->descs.size)) == NULL ||
+	    (dd->data.buf = malloc(dd->data.size)) == NULL ||
+	    (dd->pages = malloc((size_t)dd->page * CACHE_PAGES)) == NULL ||
+	    (dd->inflater = libdeflate_alloc_decompressor()) == NULL) {
+		_memstat_diskdump_phys_free(dd);
+		return (-1);
+	}
+	if (!usable) {
+		_memstat_diskdump_phys_free(dd);
+		return (0);
+	}
+	*ddp = dd;
+	return (0);
+}
+
+/* Whether pfn is kept, and if so its bit's rank: its descriptor's index. */
+static bool
+kept(const struct diskdump_phys *dd, uint64_t pfn, uint64_t *rank)
+{
+	uint64_t w = pfn / 64, bit = 1ULL << (pfn % 64);
+
+	if (pfn >= dd->npfn || (dd->bits[w] & bit) == 0)
+		return (false);		/* left out of the dump */
+	*rank = dd->rank[w / GROUP_WORDS];
+	for (uint64_t i = w - w % GROUP_WORDS; i < w; i++)
+		*rank += (uint64_t)__builtin_popcountll(dd->bits[i]);
+	*rank += (uint64_t)__builtin_popcountll(dd->bits[w] & (bit - 1));
+	return (true);
+}
+
+/*
+ * The descriptors of the kept pages from pfn on, at most n of them, read
+ * in one go, up to the first that is not one this reads: how many.
+ */
+static size_t
+descriptors(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
+    struct page_desc *pd)
+{
+	const unsigned char *d;
+	uint64_t rank, next;
+	size_t k = 1;
+
+	if (!kept(dd, pfn, &rank))
+		return (0);
+	while (k < n && kept(dd, pfn + k, &next))
+		k++;
+	if ((d = window_read(&dd->descs, fd, dd->desc_off + rank * DESC_SIZE,
+	    k * DESC_SIZE)) == NULL)
+		return (0);
+	for (size_t i = 0; i < k; i++) {
+		const unsigned char *e = d + i * DESC_SIZE;
+
+		pd[i].off = le(e, 8);
+		pd[i].size = (uint32_t)le(e + 8, 4);
+		pd[i].flags = (uint32_t)le(e + 12, 4);
+		if (pd[i].off > dd->file_size ||
+		    pd[i].size > dd->file_size - pd[i].off ||
+		    (pd[i].flags == 0 ? pd[i].size != dd->page :
+		    pd[i].flags != DESC_ZLIB || pd[i].size == 0 ||
+		    pd[i].size > dd->page))
+			return (i);
+	}
+	return (k);
+}
+
+/*
+ * The pages from pfn on, at most n, into the cache: how many, 0 when
+ * pfn's cannot be read here.  Pages whose bytes follow each other in the
+ * file (a slab's, as makedumpfile writes in frame order) are one read.
+ */
+static size_t
+load_run(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n)
+{
+	struct page_desc pd[RUN_MAX];
+	size_t k = descriptors(dd, fd, pfn, n, pd), done = 0, end;
+	const unsigned char *p;
+	uint64_t bytes;
+
+	for (; done < k; done = end) {
+		bytes = pd[done].size;
+		for (end = done + 1; end < k && pd[end].off == pd[end - 1].off +
+		    pd[end - 1].size; end++)
+			bytes += pd[end].size;
+		if ((p = window_read(&dd->data, fd, pd[done].off,
+		    (size_t)bytes)) == NULL)
+			return (done);
+		for (size_t i = done; i < end; p += pd[i++].size) {
+			size_t slot = (size_t)((pfn + i) & (CACHE_PAGES - 1));
+			unsigned char *page = dd->pages + slot * dd->page;
+
+			dd->cached[slot] = 0;
+			/* The whole page, its checksum checked, or nothing. */
+			if (pd[i].flags == 0)
+				memcpy(page, p, dd->page);
+			else if (libdeflate_zlib_decompress(dd->inflater, p,
+			    pd[i].size, page, dd->page, NULL) !=
+			    LIBDEFLATE_SUCCESS)
+				return (i);
+			dd->cached[slot] = pfn + i + 1;
+		}
+	}
+	return (done);
+}
+
+bool
+_memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
+    void *buf, size_t len)
+{
+	unsigned char *to = buf;
+
+	if (dd == NULL)
+		return (false);
+	while (len > 0) {
+		uint64_t pfn = paddr >> dd->shift;
+		size_t slot = (size_t)(pfn & (CACHE_PAGES - 1));
+		size_t at = (size_t)(paddr & (dd->page - 1));
+		size_t n = dd->page - at < len ? dd->page - at : len;
+		/* The pages the rest of the read covers, up to a run's. */
+		size_t pages = len - n >= (size_t)RUN_MAX * dd->page ? RUN_MAX :
+		    1 + (len - n + dd->page - 1) / dd->page;
+
+		if (dd->cached[slot] != pfn + 1 &&
+		    load_run(dd, fd, pfn, pages) == 0)
+			return (false);
+		memcpy(to, dd->pages + slot * dd->page + at, n);
+		to += n;
+		paddr += n;
+		len -= n;
+	}
+	return (true);
+}
+
+void
+_memstat_diskdump_phys_free(struct diskdump_phys *dd)
+{
+	if (dd == NULL)
+		return;
+	if (dd->inflater != NULL)
+		libdeflate_free_decompressor(dd->inflater);
+	free(dd->bits);
+	free(dd->rank);
+	free(dd->descs.buf);
+	free(dd->data.buf);
+	free(dd->pages);
+	free(dd);
+}

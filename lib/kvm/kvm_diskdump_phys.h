@@ -1,0 +1,37 @@
+/*
+ * kvm_diskdump_phys.h: a kdump-compressed file's physical memory read
+ * page by page, as kvm_elf_phys.h reads an ELF core's.  libkdumpfile
+ * reads such a file through its page cache, searched entry by entry, two
+ * reads of the file for each page and zlib's uncompress() for each: on
+ * the objects of a 4 GiB flattened dump, two thirds of the walk.  Here a
+ * page is found by its bit's rank in the dump's bitmap, a slab's pages
+ * are read together and inflated by libdeflate (twice zlib's speed
+ * on these pages), and the last few dozen pages are kept.
+ *
+ * Only what is plainly read is read here: a 64-bit little-endian dump,
+ * not split, whose page is stored whole or deflated.  Anything else
+ * (another compression, a page the dump left out, a descriptor or page
+ * that does not check) is libkdumpfile's, which says why it cannot read
+ * it either.
+ */
+#ifndef KVM_DISKDUMP_PHYS_H
+#define KVM_DISKDUMP_PHYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct diskdump_phys;
+
+/*
+ * fd's page index if it is a dump this reads (else *dd is NULL and every
+ * read is libkdumpfile's).  The headers were checked already
+ * (kvm_headers.c).  0, or -1 when memory runs out.
+ */
+int	_memstat_diskdump_phys_load(struct diskdump_phys **dd, int fd);
+/* All of [paddr, paddr + len) into buf: true, or false. */
+bool	_memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd,
+	    uint64_t paddr, void *buf, size_t len);
+void	_memstat_diskdump_phys_free(struct diskdump_phys *dd);
+
+#endif /* !KVM_DISKDUMP_PHYS_H */
