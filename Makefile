@@ -187,7 +187,7 @@ check:
 
 check-run: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
 	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
-	fuzz/kvm_seed
+	fuzz/kvm_seed fuzz/diskdump_seed
 	@sh tests/run-tests
 
 bench/runcmd: bench/runcmd.c bench/timing.o
@@ -278,7 +278,7 @@ clean:
 	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
-	    fuzz/kvm_seed fuzz/tools.h $(KVCORE) $(KALLSYMS) $(OWNERPATCH)
+	    fuzz/kvm_seed fuzz/diskdump_seed fuzz/tools.h $(KVCORE) $(KALLSYMS) $(OWNERPATCH)
 	rm -rf fuzz/replay fuzz/replay-obj tests/.peers debs
 
 # test_list injects allocation failures into the library.

@@ -8,7 +8,8 @@
 # Every tool of tools.list has a command-line target.
 FUZZ_CMDLINES = $(addprefix cmdline_,$(subst -,_,$(TOOL_NAMES)))
 FUZZ_TARGETS = stream_uma stream_malloc capture_freebsd linux_tree flat \
-	       kallsyms slub buddy recording frag elfcore $(FUZZ_CMDLINES)
+	       kallsyms slub buddy recording frag elfcore diskdump \
+	       $(FUZZ_CMDLINES)
 FUZZ_BINS    = $(addprefix fuzz/bin/,$(FUZZ_TARGETS))
 FUZZ_REPLAYS = $(addprefix fuzz/replay/,$(FUZZ_TARGETS))
 
@@ -80,14 +81,19 @@ fuzz/kvm_seed: fuzz/kvm_seed.c fuzz/kvm_image.c $(FUZZ_HDRS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) -o $@ fuzz/kvm_seed.c \
 	    fuzz/kvm_image.c $(LIB) $(LDFLAGS) $(FUZZ_LIBS)
 
+fuzz/diskdump_seed: fuzz/diskdump_seed.c $(LIB_HDRS) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ fuzz/diskdump_seed.c $(LIB) $(LDFLAGS) \
+	    $(FUZZ_LIBS)
+
 # Seeds from the fixtures, then every target for FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 2
-fuzz: all $(FUZZ_BINS) fuzz/kvm_seed
+fuzz: all $(FUZZ_BINS) fuzz/kvm_seed fuzz/diskdump_seed
 	@sh fuzz/make-seeds
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) \
 	    sh fuzz/run-fuzz $(FUZZ_TARGETS)
 
 fuzz-clean:
 	rm -rf fuzz/bin fuzz/obj fuzz/replay fuzz/replay-obj fuzz/kvm_seed \
+	    fuzz/diskdump_seed \
 	    fuzz/corpus
