@@ -17,7 +17,7 @@
 
 #define PAGE	4096
 #define PFNS	2048		/* the first 8 MiB */
-#define RUN	9		/* pages in one read, more than a slab */
+#define RUN	18		/* pages in one read, more than the reader's run */
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

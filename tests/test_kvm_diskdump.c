@@ -22,7 +22,7 @@
 #define PAGE	4096
 /* The guest's 256 MiB, and some past its end. */
 #define PFNS	(65536 + 64)
-#define RUN	8		/* pages in one read: an order-3 slab */
+#define RUN	18		/* pages in one read: more than a run of the reader's */
 #define FLIP_STEP 4099		/* a prime: every kind of byte is hit */
 
 struct readers {

@@ -254,7 +254,7 @@ descriptors(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
 
 	if (!kept(dd, pfn, &rank))
 		return (0);
-	while (k < n && kept(dd, pfn + k, &next))
+	while (k < n && k < RUN_MAX && kept(dd, pfn + k, &next))
 		k++;
 	if ((d = window_read(&dd->descs, fd, dd->desc_off + rank * DESC_SIZE,
 	    k * DESC_SIZE)) == NULL)
@@ -327,9 +327,9 @@ _memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
 		size_t slot = (size_t)(pfn & (CACHE_PAGES - 1));
 		size_t at = (size_t)(paddr & (dd->page - 1));
 		size_t n = dd->page - at < len ? dd->page - at : len;
-		/* The pages the rest of the read covers, up to a run's. */
-		size_t pages = len - n >= (size_t)RUN_MAX * dd->page ? RUN_MAX :
-		    1 + (len - n + dd->page - 1) / dd->page;
+		/* This page and those the rest of the read covers, a run's. */
+		size_t rest = (len - n) / dd->page + ((len - n) % dd->page != 0);
+		size_t pages = rest < RUN_MAX ? 1 + rest : RUN_MAX;
 
 		if (dd->cached[slot] != pfn + 1 &&
 		    load_run(dd, fd, pfn, pages) == 0)
