@@ -16,6 +16,7 @@
 #include <libdeflate.h>
 
 #include "kvm/kvm_diskdump_phys.h"
+#include "kvm/kvm_elf_segments.h"
 
 /* struct disk_dump_header of a 64-bit kernel, and kdump_sub_header's. */
 #define DH_VERSION	8
@@ -45,9 +46,7 @@
  * so the next slab's descriptors and bytes most often follow the last's.
  */
 #define DESC_WINDOW	4096		/* 170 pages' descriptors */
-#ifndef DATA_AHEAD
-#define DATA_AHEAD	(16 * 1024)
-#endif
+#define DATA_AHEAD	(16 * 1024)	/* 4 to 32 KiB: all alike */
 
 /* Bytes of the file from off, as the last read of them left them. */
 struct window {
@@ -106,23 +105,6 @@ le(const unsigned char *p, int n)
 	return (v);
 }
 
-static bool
-pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	unsigned char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n <= 0)
-			return (false);
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return (true);
-}
-
 /*
  * The header's geometry, if this reads the dump: its page size, where
  * its kept-page bitmap is and how many frames it covers.
@@ -134,7 +116,8 @@ geometry(struct diskdump_phys *dd, int fd, uint64_t *bitmap_off,
 	unsigned char h[DH_SIZE], sub[SUB_SIZE];
 	uint64_t version, block, nsub, nbitmap, npfn;
 
-	if (!pread_all(fd, h, sizeof(h), 0) || memcmp(h, "KDUMP   ", 8) != 0)
+	if (_memstat_elf_pread_all(fd, h, sizeof(h), 0) != 0 ||
+	    memcmp(h, "KDUMP   ", 8) != 0)
 		return (false);
 	version = le(h + DH_VERSION, 4);
 	block = le(h + DH_BLOCK_SIZE, 4);
@@ -143,8 +126,8 @@ geometry(struct diskdump_phys *dd, int fd, uint64_t *bitmap_off,
 	npfn = le(h + DH_MAX_MAPNR, 4);
 	if (block < 512 || block > MAX_PAGE || (block & (block - 1)) != 0 ||
 	    version < 1 || version > 0x7fffffff || nbitmap == 0 ||
-	    !pread_all(fd, sub, sizeof(sub), block) || le(sub + SUB_SPLIT,
-	    4) != 0)
+	    _memstat_elf_pread_all(fd, sub, sizeof(sub), block) != 0 ||
+	    le(sub + SUB_SPLIT, 4) != 0)
 		return (false);
 	if (version >= 6)
 		npfn = le(sub + SUB_MAX_MAPNR64, 8);
@@ -177,7 +160,8 @@ index_bitmap(struct diskdump_phys *dd, int fd, uint64_t off, uint64_t len,
 	if ((dd->bits = calloc(ngroups * GROUP_WORDS, 8)) == NULL ||
 	    (dd->rank = calloc(ngroups + 1, sizeof(*dd->rank))) == NULL)
 		return (-1);
-	*usable = pread_all(fd, dd->bits, (size_t)len, off);
+	*usable = _memstat_elf_pread_all(fd, dd->bits, (size_t)len,
+	    off) == 0;
 	for (size_t i = 0; *usable && i < ngroups * GROUP_WORDS; i++) {
 		if (i % GROUP_WORDS == 0)
 			dd->rank[i / GROUP_WORDS] = total;
@@ -225,19 +209,24 @@ _memstat_diskdump_phys_load(struct diskdump_phys **ddp, int fd)
 	return (0);
 }
 
-/* Whether pfn is kept, and if so its bit's rank: its descriptor's index. */
+/* Whether the dump kept pfn (else it left the page out). */
 static bool
-kept(const struct diskdump_phys *dd, uint64_t pfn, uint64_t *rank)
+kept(const struct diskdump_phys *dd, uint64_t pfn)
 {
-	uint64_t w = pfn / 64, bit = 1ULL << (pfn % 64);
+	return (pfn < dd->npfn && (dd->bits[pfn / 64] >> (pfn % 64) & 1));
+}
 
-	if (pfn >= dd->npfn || (dd->bits[w] & bit) == 0)
-		return (false);		/* left out of the dump */
-	*rank = dd->rank[w / GROUP_WORDS];
+/* A kept pfn's bit's rank among the kept: its descriptor's index. */
+static uint64_t
+rank_of(const struct diskdump_phys *dd, uint64_t pfn)
+{
+	uint64_t w = pfn / 64, bit = 1ULL << (pfn % 64), rank;
+
+	rank = dd->rank[w / GROUP_WORDS];
 	for (uint64_t i = w - w % GROUP_WORDS; i < w; i++)
-		*rank += (uint64_t)__builtin_popcountll(dd->bits[i]);
-	*rank += (uint64_t)__builtin_popcountll(dd->bits[w] & (bit - 1));
-	return (true);
+		rank += (uint64_t)__builtin_popcountll(dd->bits[i]);
+	return (rank + (uint64_t)__builtin_popcountll(dd->bits[w] &
+	    (bit - 1)));
 }
 
 /*
@@ -249,15 +238,14 @@ descriptors(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
     struct page_desc *pd)
 {
 	const unsigned char *d;
-	uint64_t rank, next;
 	size_t k = 1;
 
-	if (!kept(dd, pfn, &rank))
+	if (!kept(dd, pfn))
 		return (0);
-	while (k < n && k < RUN_MAX && kept(dd, pfn + k, &next))
+	while (k < n && k < RUN_MAX && kept(dd, pfn + k))
 		k++;
-	if ((d = window_read(&dd->descs, fd, dd->desc_off + rank * DESC_SIZE,
-	    k * DESC_SIZE)) == NULL)
+	if ((d = window_read(&dd->descs, fd, dd->desc_off + rank_of(dd, pfn) *
+	    DESC_SIZE, k * DESC_SIZE)) == NULL)
 		return (0);
 	for (size_t i = 0; i < k; i++) {
 		const unsigned char *e = d + i * DESC_SIZE;
