@@ -304,7 +304,8 @@ uint32_t memstat_object_damage(const struct memstat_objects *ol, size_t i);
 
 /*
  * The image's symbols (the kallsyms tables it holds, or -N's), each once,
- * in name order: 0, or -1 with the error on the handle.
+ * in the table's order, each name the handle's until it is closed: 0, or
+ * -1 with the error on the handle.
  */
 int	memstat_kvm_symbols(void *kvm_handle,
 	    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg);

@@ -391,6 +391,98 @@ test_no_btf(void **state)
 	    "(CONFIG_DEBUG_INFO_BTF): name its types with -N");
 }
 
+/* Every symbol of a table, as _memstat_kvm_symbols_each() gives them. */
+struct sym_list {
+	const char	**name;
+	uint64_t	 *addr;
+	size_t		  n, cap;
+};
+
+static void
+collect_symbol(const char *name, uint64_t addr, void *arg)
+{
+	struct sym_list *l = arg;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 65536;
+		assert_non_null(l->name = reallocarray(l->name, l->cap,
+		    sizeof(*l->name)));
+		assert_non_null(l->addr = reallocarray(l->addr, l->cap,
+		    sizeof(*l->addr)));
+	}
+	l->name[l->n] = name;
+	l->addr[l->n++] = addr;
+}
+
+static const struct sym_list *sorting;
+
+/* By name, then by place in the table: a name's first comes first. */
+static int
+cmp_symbol(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sorting->name[i], sorting->name[j]);
+
+	return (c != 0 ? c : (i > j) - (i < j));
+}
+
+/*
+ * A look-up finds the first symbol of the name, as the whole table read
+ * in order has it: names past the first mark of 256, names sharing a
+ * hash or a name, on the three encodings of the addresses (5.10's tables
+ * found by their structure, 6.1's base-relative offsets, 7.2's
+ * slot-relative ones).  The names each() gave stay the handle's.
+ */
+static void
+test_symbol_lookups(void **state)
+{
+	static const char *const cores[] = { DIR510 "vmcore.elf",
+	    DIR6 "vmcore.elf", "fixtures/vmcore/sid-7.2/vmcore.elf" };
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memstat_kvm *kvm;
+	size_t *order, checked;
+	uint64_t a;
+
+	(void)state;
+	for (size_t c = 0; c < 3; c++) {
+		struct sym_list l = { 0 };
+
+		assert_non_null(kvm = memstat_kvm_open(cores[c], NULL,
+		    errbuf));
+		assert_int_equal(_memstat_kvm_symbols_each(kvm,
+		    collect_symbol, &l), 0);
+		assert_true(l.n > 90000);
+		assert_non_null(order = calloc(l.n, sizeof(*order)));
+		for (size_t i = 0; i < l.n; i++)
+			order[i] = i;
+		sorting = &l;
+		qsort(order, l.n, sizeof(*order), cmp_symbol);
+		checked = 0;
+		for (size_t k = 0; k < l.n; k++) {
+			size_t i = order[k];
+
+			if (k > 0 && strcmp(l.name[order[k - 1]],
+			    l.name[i]) == 0)
+				continue;
+			if (i % 97 != 0 && (k + 1 == l.n ||
+			    strcmp(l.name[order[k + 1]], l.name[i]) != 0))
+				continue;
+			assert_int_equal(_memstat_kvm_symbol(kvm, l.name[i],
+			    &a), 0);
+			assert_true(a == l.addr[i]);
+			checked++;
+		}
+		assert_true(checked > 1000);
+		assert_int_equal(_memstat_kvm_symbol(kvm, "no_such_symbol_x",
+		    &a), -1);
+		assert_int_equal(kvm->err.code, MEMSTAT_ERROR_KVM_NOSYMBOL);
+		free(order);
+		free(l.name);
+		free(l.addr);
+		memstat_kvm_close(kvm);
+	}
+}
+
 /*
  * The list walks' loop guard: a list that loops without coming back to
  * its head (entries 1 -> 2 -> ... -> 100 -> 40 -> ...) is caught within
@@ -428,6 +520,7 @@ main(void)
 		cmocka_unit_test(test_vmlinuz_payload_outside),
 		cmocka_unit_test(test_not_slub),
 		cmocka_unit_test(test_no_btf),
+		cmocka_unit_test(test_symbol_lookups),
 		cmocka_unit_test(test_loop_guard),
 	};
 

@@ -13,7 +13,7 @@
 int	_memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name,
 	    uint64_t *addr);
 void	_memstat_kvm_symtab_free(struct kvm_symtab *st);
-/* Every symbol of the table, in name order (fixtures/tools/kallsyms). */
+/* Every symbol of the table, in its order (fixtures/tools/kallsyms). */
 int	_memstat_kvm_symbols_each(struct memstat_kvm *kvm,
 	    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg);
 

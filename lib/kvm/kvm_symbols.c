@@ -1,10 +1,9 @@
 /*
  * kvm_symbols.c: symbol addresses for a core image.  VMCOREINFO names a
  * few (SYMBOL(x)=...); the rest come from the kernel's own kallsyms
- * tables, which VMCOREINFO points at since Linux 6.0 and which
- * kvm_kallsyms_find.c finds in the kernel's memory before, decoded from
- * the dump, or from a System.map given with -N (link-time addresses,
- * moved by KERNELOFFSET).  No debug package is needed.
+ * tables (kvm_kallsyms.c), or from a System.map or a vmlinux's .symtab
+ * given with -N (link-time addresses, moved by KERNELOFFSET).  No debug
+ * package is needed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,10 +18,9 @@
 #include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
 
-/* More than any kernel has (~100k with KALLSYMS_ALL); bounds a bad count. */
+/* More than any kernel has (~200k with KALLSYMS_ALL); bounds a bad count. */
 #define MAX_SYMS	(1u << 22)
 #define MAX_NAME	512
-#define TOKENS_MAX	65536	/* kallsyms_token_table's bytes read at most */
 /* The kernel image's link-time base: what KASLR moves. */
 #define KERNEL_MAP	0xffffffff80000000ULL
 
@@ -32,14 +30,16 @@ struct kvm_sym {
 };
 
 /*
- * The symbols in the table's order, each with a hash of its name.  A
- * report looks up a few dozen names of the 100,000 or more a kernel has:
- * a scan of the hashes per look-up (a fraction of a millisecond, however
- * a hostile table collides) costs less than sorting the names or filling
+ * The kernel's own tables (ks), or else the symbols of -N's System.map or
+ * .symtab in the file's order, each with a hash of its name.  A report
+ * looks up a few dozen names of the 100,000 or more a kernel has: a scan
+ * of the hashes per look-up (a fraction of a millisecond, however a
+ * hostile table collides) costs less than sorting the names or filling
  * a hash table, either of which cost more than the rest of a zone report.
  * Of two symbols of one name, the first.
  */
 struct kvm_symtab {
+	struct kallsyms	*ks;
 	struct kvm_sym	*syms;
 	uint32_t	*hashes;	/* name_hash() of each symbol's name */
 	size_t		 n;
@@ -51,6 +51,7 @@ _memstat_kvm_symtab_free(struct kvm_symtab *st)
 {
 	if (st == NULL)
 		return;
+	_memstat_kallsyms_free(st->ks);
 	free(st->syms);
 	free(st->hashes);
 	free(st->names);
@@ -110,299 +111,6 @@ symtab_finish(struct kvm_symtab *st)
 		st->hashes[i] = name_hash(st->syms[i].name);
 	}
 	return (0);
-}
-
-/* kallsyms_names, read through a window so the whole table is never held. */
-struct window {
-	const struct kallsyms_memory *mem;
-	uint64_t	 base;		/* address of byte 0 of buf */
-	unsigned char	 buf[65536];
-	size_t		 len;
-};
-
-static int
-window_byte(struct window *w, uint64_t addr, unsigned char *c)
-{
-	if (addr < w->base || addr >= w->base + w->len) {
-		/* Up to the page end at least; more if the pages are there. */
-		w->base = addr;
-		w->len = 4096 - (addr & 4095);
-		if (w->mem->read(w->mem->arg, addr, w->buf, w->len) != 0)
-			return (-1);
-		if (w->mem->read(w->mem->arg, addr + w->len, w->buf + w->len,
-		    sizeof(w->buf) - 4096) == 0)
-			w->len += sizeof(w->buf) - 4096;
-	}
-	*c = w->buf[addr - w->base];
-	return (0);
-}
-
-static int
-vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
-{
-	return (_memstat_kvm_vmcoreinfo_symbol(kvm, name, addr));
-}
-
-/*
- * The vmlinuz -N names, as memory at link-time addresses (its _stext and
- * .data less KASLR's move): 0, or -1 with the error.
- */
-static int
-image_memory(struct memstat_kvm *kvm, struct kvm_image **img,
-    struct kallsyms_memory *m)
-{
-	FILE *f;
-	int rc;
-
-	if ((f = fopen(kvm->system, "r")) == NULL)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s: %s",
-		    kvm->system, strerror(errno)));
-	rc = _memstat_kvm_image_load(kvm, f, img);
-	fclose(f);
-	if (rc != 0)
-		return (-1);
-	m->read = _memstat_kvm_image_read;
-	m->arg = *img;
-	m->stext -= kvm->kaslr;
-	if (m->data != 0)
-		m->data -= kvm->kaslr;
-	return (0);
-}
-
-/*
- * The tables: those VMCOREINFO names (6.0 and later;
- * kallsyms_relative_base until 7.0), or else those found in the vmlinuz
- * -N named (decompressed into *img), or in the dump's memory.
- */
-static int
-kallsyms_tables(struct memstat_kvm *kvm, bool vmlinuz, struct kvm_image **img,
-    struct kallsyms_memory *m, struct kallsyms_tables *t)
-{
-	*t = (struct kallsyms_tables){ .long_names = true };
-	if (_memstat_kvm_kallsyms_memory(kvm, m) != 0)
-		m->stext = 0;
-	if (vmcoreinfo_symbol(kvm, "kallsyms_names", &t->names) == 0 &&
-	    vmcoreinfo_symbol(kvm, "kallsyms_num_syms", &t->num_syms) == 0 &&
-	    vmcoreinfo_symbol(kvm, "kallsyms_token_table", &t->token_table) ==
-	    0 && vmcoreinfo_symbol(kvm, "kallsyms_token_index",
-	    &t->token_index) == 0 &&
-	    vmcoreinfo_symbol(kvm, "kallsyms_offsets", &t->offsets) == 0) {
-		if (vmcoreinfo_symbol(kvm, "kallsyms_relative_base",
-		    &t->relative_base) != 0)
-			t->relative_base = 0;
-		return (0);
-	}
-	if (vmlinuz && (m->stext == 0 || image_memory(kvm, img, m) != 0))
-		return (-1);
-	if (m->stext != 0 && _memstat_kvm_kallsyms_find(m, t) == 0)
-		return (0);
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-	    "VMCOREINFO names no kallsyms tables (Linux before 6.0) and none "
-	    "were found in the %s: name a System.map with -N",
-	    vmlinuz ? "kernel image" : "kernel's memory"));
-}
-
-/* len bytes of the tables: 0, or -1 with the error recorded. */
-static int
-tables_read(struct memstat_kvm *kvm, const struct kallsyms_memory *m,
-    uint64_t addr, void *buf, size_t len)
-{
-	if (m->read(m->arg, addr, buf, len) == 0)
-		return (0);
-	if (m->arg != kvm)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "%s: kallsyms tables cut short at 0x%" PRIx64,
-		    kvm->system, addr));
-	return (-1);
-}
-
-/*
- * The name at *pos of kallsyms_names, its tokens expanded into name
- * (MAX_NAME at most, not NUL-terminated), *nlen long; *pos past it.  0,
- * or -1 where the table is cut.
- */
-static int
-read_name(struct window *w, uint64_t *pos, bool long_names,
-    const char *tokens, const uint16_t *tidx, char *name, size_t *nlen)
-{
-	unsigned char c, b;
-	uint32_t len;
-
-	if (window_byte(w, (*pos)++, &c) != 0)
-		return (-1);
-	len = c;
-	/* Since 6.1 a name of 128 tokens or more takes two bytes. */
-	if (long_names && (len & 0x80)) {
-		if (window_byte(w, (*pos)++, &b) != 0)
-			return (-1);
-		len = (len & 0x7f) | (uint32_t)b << 7;
-	}
-	*nlen = 0;
-	for (uint32_t k = 0; k < len; k++) {
-		if (window_byte(w, (*pos)++, &c) != 0)
-			return (-1);
-		for (const char *tk = tokens + tidx[c]; *tk != '\0' &&
-		    *nlen < MAX_NAME; tk++)
-			name[(*nlen)++] = *tk;
-	}
-	return (0);
-}
-
-/*
- * The token table, as far as its index reaches, into tokens (TOKENS_MAX
- * + 1 bytes, NUL-filled past it): 0, or -1 with the error recorded.
- */
-static int
-read_tokens(struct memstat_kvm *kvm, const struct kallsyms_memory *m,
-    const struct kallsyms_tables *t, const uint16_t tidx[256], char *tokens)
-{
-	size_t maxtok = 0;
-
-	for (int i = 0; i < 256; i++)
-		if (tidx[i] > maxtok)
-			maxtok = tidx[i];
-	/* The last token ends within a few bytes of its start. */
-	if (maxtok + 256 > TOKENS_MAX)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "kallsyms_token_index out of range"));
-	memset(tokens, 0, TOKENS_MAX + 1);
-	return (tables_read(kvm, m, t->token_table, tokens, maxtok + 256));
-}
-
-/*
- * Symbol i's address, by the three encodings.  Since 7.0 each offset is
- * relative to its own slot (offset_to_ptr()).  Before, with
- * KALLSYMS_ABSOLUTE_PERCPU (Debian 6.1) a negative offset is relative to
- * the base and a positive one absolute; without it every offset is
- * relative to the base.  Both of those are given; _stext, which
- * VMCOREINFO also gives, decides.
- */
-static void
-symbol_address(const struct kallsyms_tables *t, uint64_t base,
-    const int32_t *offs, uint32_t i, uint64_t *addr_abs, uint64_t *addr_rel)
-{
-	if (t->relative_base == 0) {
-		*addr_abs = *addr_rel = t->offsets + 4 * (uint64_t)i +
-		    (uint64_t)(int64_t)offs[i];
-		return;
-	}
-	*addr_abs = offs[i] >= 0 ? (uint64_t)offs[i] :
-	    base - 1 - (uint64_t)(int64_t)offs[i];
-	*addr_rel = base + (uint32_t)offs[i];
-}
-
-/*
- * The symbols' addresses: the absolute reading of each unless _stext
- * said the relative one (rel[]) is right; an image's moved by KASLR, as
- * its addresses are link-time ones.  0, or -1 when neither reading is.
- */
-static int
-settle_addresses(struct memstat_kvm *kvm, struct kvm_symtab *st,
-    const uint64_t *rel, bool abs_ok, bool rel_ok, bool image)
-{
-	if (!abs_ok) {
-		if (!rel_ok)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "kallsyms addresses do not match VMCOREINFO's "
-			    "_stext"));
-		for (size_t i = 0; i < st->n; i++)
-			st->syms[i].addr = rel[i];
-	}
-	if (image)
-		for (size_t i = 0; i < st->n; i++)
-			if (st->syms[i].addr >= KERNEL_MAP)
-				st->syms[i].addr += kvm->kaslr;
-	return (0);
-}
-
-static int
-kallsyms_load(struct memstat_kvm *kvm, struct kvm_symtab *st, bool vmlinuz)
-{
-	struct kvm_image *img = NULL;
-	struct kallsyms_memory m;
-	struct kallsyms_tables t;
-	uint64_t base = 0, pos, addr_abs, addr_rel;
-	uint16_t tidx[256];
-	char tokens[TOKENS_MAX + 1], name[MAX_NAME + 1];
-	struct names nm = { 0 };
-	struct window *w;
-	int32_t *offs = NULL;
-	uint64_t *rel = NULL;
-	uint32_t num, i;
-	size_t nlen, off;
-	bool abs_ok = true, rel_ok = true;
-	int rc = -1;
-
-	w = NULL;
-	if (kallsyms_tables(kvm, vmlinuz, &img, &m, &t) != 0 ||
-	    tables_read(kvm, &m, t.num_syms, &num, 4) != 0 ||
-	    tables_read(kvm, &m, t.token_index, tidx, sizeof(tidx)) != 0 ||
-	    (t.relative_base != 0 &&
-	    tables_read(kvm, &m, t.relative_base, &base, 8) != 0))
-		goto out;
-	if (num == 0 || num > MAX_SYMS) {
-		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "kallsyms_num_syms is %" PRIu32, num);
-		goto out;
-	}
-	if (read_tokens(kvm, &m, &t, tidx, tokens) != 0)
-		goto out;
-	if ((offs = calloc(num, sizeof(*offs))) == NULL ||
-	    (rel = calloc(num, sizeof(*rel))) == NULL ||
-	    (st->syms = calloc(num, sizeof(*st->syms))) == NULL ||
-	    (w = calloc(1, sizeof(*w))) == NULL) {
-		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
-		    strerror(ENOMEM));
-		goto out;
-	}
-	w->mem = &m;
-	if (tables_read(kvm, &m, t.offsets, offs, (size_t)num * 4) != 0)
-		goto out;
-
-	for (i = 0, pos = t.names; i < num; i++) {
-		if (read_name(w, &pos, t.long_names, tokens, tidx, name,
-		    &nlen) != 0)
-			goto cut;
-		/* name[0] is the nm-style type letter. */
-		if (nlen < 2)
-			continue;
-		if (names_add(&nm, name + 1, nlen - 1, &off) != 0) {
-			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
-			    strerror(ENOMEM));
-			goto out;
-		}
-		st->syms[st->n].name = (const char *)(uintptr_t)off;
-		symbol_address(&t, base, offs, i, &addr_abs, &addr_rel);
-		st->syms[st->n].addr = addr_abs;
-		rel[st->n] = addr_rel;
-		if (strcmp(name + 1, "_stext") == 0 && m.stext != 0) {
-			abs_ok = addr_abs == m.stext;
-			rel_ok = addr_rel == m.stext;
-		}
-		st->n++;
-	}
-	if (settle_addresses(kvm, st, rel, abs_ok, rel_ok, m.arg != kvm) != 0)
-		goto out;
-	st->names = nm.buf;
-	nm.buf = NULL;
-	if (symtab_finish(st) != 0) {
-		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
-		    strerror(ENOMEM));
-		goto out;
-	}
-	rc = 0;
-	goto out;
-cut:
-	if (m.arg != kvm)
-		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "%s: kallsyms_names cut short", kvm->system);
-out:
-	free(nm.buf);
-	free(offs);
-	free(rel);
-	free(w);
-	_memstat_kvm_image_free(img);
-	return (rc);
 }
 
 /* "ffffffff81000000 T _stext" per line; link-time addresses. */
@@ -579,7 +287,7 @@ symtab_load(struct memstat_kvm *kvm)
 		}
 	}
 	if (rc == 1)
-		rc = kallsyms_load(kvm, st, vmlinuz);
+		rc = _memstat_kallsyms_open(kvm, vmlinuz, &st->ks);
 	if (rc != 0) {
 		_memstat_kvm_symtab_free(st);
 		return (-1);
@@ -593,15 +301,22 @@ _memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 {
 	const struct kvm_symtab *st;
 	uint32_t h = name_hash(name);
+	int rc;
 
 	if (kvm->syms == NULL && symtab_load(kvm) != 0)
 		return (-1);
 	st = kvm->syms;
+	if (st->ks != NULL) {
+		if ((rc = _memstat_kallsyms_lookup(st->ks, name, addr)) <= 0)
+			return (rc);
+		goto none;
+	}
 	for (size_t i = 0; i < st->n; i++)
 		if (st->hashes[i] == h && strcmp(st->syms[i].name, name) == 0) {
 			*addr = st->syms[i].addr;
 			return (0);
 		}
+none:
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
 	    "no symbol %s in the %s", name, kvm->system != NULL ?
 	    kvm->system : "dump's kallsyms"));
@@ -613,6 +328,8 @@ _memstat_kvm_symbols_each(struct memstat_kvm *kvm,
 {
 	if (kvm->syms == NULL && symtab_load(kvm) != 0)
 		return (-1);
+	if (kvm->syms->ks != NULL)
+		return (_memstat_kallsyms_each(kvm->syms->ks, fn, arg));
 	for (size_t i = 0; i < kvm->syms->n; i++)
 		fn(kvm->syms->syms[i].name, kvm->syms->syms[i].addr, arg);
 	return (0);
