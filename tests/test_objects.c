@@ -12,6 +12,7 @@
 
 #include "testlib.h"
 #include "memstat.h"
+#include "model/memstat_internal.h"
 
 #define OWN61	"fixtures/vmcore/bookworm-6.1-owners/"
 #define OWN510	"fixtures/vmcore/bullseye-5.10-owners/"
@@ -309,6 +310,32 @@ test_unreadable(void **state)
 	memstat_kvm_close(kvm);
 }
 
+/*
+ * The object array past 2 MiB, where it moves into huge pages: every
+ * element kept across each move, room always for the next, and a size
+ * that would overflow refused with the array as it was.
+ */
+static void
+test_huge_array(void **state)
+{
+	uint64_t *a = NULL;
+	size_t cap = 0, n, big = 3u << 20;
+
+	(void)state;
+	for (n = 0; n < big; n++) {
+		assert_int_equal(_memstat_huge_array_grow((void **)&a, n, &cap,
+		    sizeof(*a)), 0);
+		assert_true(n < cap);
+		a[n] = n * 0x9e3779b97f4a7c15ULL;
+	}
+	for (n = 0; n < big; n++)
+		assert_true(a[n] == n * 0x9e3779b97f4a7c15ULL);
+	assert_int_equal(_memstat_huge_array_grow((void **)&a, cap, &cap,
+	    SIZE_MAX / 4), -1);
+	assert_true(a[big - 1] == (big - 1) * 0x9e3779b97f4a7c15ULL);
+	_memstat_huge_array_free(a, cap, sizeof(*a));
+}
+
 int
 main(void)
 {
@@ -321,6 +348,7 @@ main(void)
 		cmocka_unit_test(test_bad_pid),
 		cmocka_unit_test(test_bad_handle),
 		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_huge_array),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -198,6 +198,16 @@ int	_memstat_mtl_fail_err(struct memory_type_list *list,
 	    const struct memstat_err *e);
 int	_memstat_mtl_fail_empty(struct memory_type_list *list, int error);
 
+/*
+ * Room for element n of an array of *cap elements of size at *a, which
+ * doubles when full, past 2 MiB in huge pages (huge_array.c): 0, or -1
+ * when memory runs out (the array as it was).  Freed by
+ * _memstat_huge_array_free(), with its capacity.
+ */
+int	_memstat_huge_array_grow(void **a, size_t n, size_t *cap,
+	    size_t size);
+void	_memstat_huge_array_free(void *a, size_t cap, size_t size);
+
 /* SipHash-1-3 of data under key (siphash.c). */
 uint64_t	_memstat_siphash(const uint64_t key[2], const void *data,
 		    size_t len);

@@ -30,7 +30,8 @@ _memstat_objects_clear(struct memstat_objects *ol)
 		free(ol->caches[i].damage);
 	}
 	free(ol->caches);
-	free(ol->objects);
+	_memstat_huge_array_free(ol->objects, ol->aobjects,
+	    sizeof(*ol->objects));
 	free(ol->stacks);
 	free(ol->frames);
 	free(ol->stack_slots);
@@ -120,8 +121,8 @@ int
 _memstat_objects_add(struct memstat_objects *ol,
     const struct objects_object *o)
 {
-	if (grow((void **)&ol->objects, ol->nobjects, &ol->aobjects,
-	    sizeof(*ol->objects)) != 0)
+	if (_memstat_huge_array_grow((void **)&ol->objects, ol->nobjects,
+	    &ol->aobjects, sizeof(*ol->objects)) != 0)
 		return (-1);
 	ol->objects[ol->nobjects++] = *o;
 	return (0);
