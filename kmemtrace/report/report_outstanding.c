@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "huge_alloc.h"
 #include "kmem_frames.h"
 #include "report_outstanding.h"
 #include "u64map.h"
@@ -267,7 +268,7 @@ keys(const struct model *m, const struct kmem_live *l, struct item *it)
 static void
 model_free(struct model *m)
 {
-	free(m->items);
+	huge_free(m->items, m->nlive * sizeof(*m->items));
 	free(m->groups);
 	free(cache_rank);
 	cache_rank = NULL;
@@ -303,7 +304,9 @@ model_build(struct model *m, const struct outstanding_set *set,
 		return (-1);
 	if (m->nlive == 0)
 		return (0);
-	if ((m->items = calloc(m->nlive, sizeof(*m->items))) == NULL)
+	/* A dump's million objects: in huge pages, not faulted 4 KiB each. */
+	if (m->nlive > SIZE_MAX / sizeof(*m->items) ||
+	    (m->items = huge_zalloc(m->nlive * sizeof(*m->items))) == NULL)
 		return (-1);
 	for (size_t i = 0; i < m->nlive; i++) {
 		struct kmem_live buf;
