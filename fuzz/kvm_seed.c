@@ -1,8 +1,9 @@
 /*
  * kvm_seed: write a fuzz seed (kvm_image.h) from a real dump: what the
- * kallsyms decoder reads (with kallsyms_num_syms cut to a few thousand:
- * the seed stays small), or what the SLUB walk, or the free-list walk
- * (vmstat-frag -t), reads once the dump's symbols and types are loaded.
+ * kallsyms decoder reads for a look-up and for every symbol (with
+ * kallsyms_num_syms cut to a few thousand: the seed stays small), or
+ * what the SLUB walk, or the free-list walk (vmstat-frag -t), reads once
+ * the dump's symbols and types are loaded.
  *
  *	kvm_seed kallsyms|slub|buddy dump out
  */
@@ -12,6 +13,14 @@
 
 #include "kvm_image.h"
 #include "kvm/kvm_finders.h"
+
+static void
+ignore(const char *name, uint64_t addr, void *arg)
+{
+	(void)name;
+	(void)addr;
+	(void)arg;
+}
 
 int
 main(int argc, char *argv[])
@@ -35,6 +44,14 @@ main(int argc, char *argv[])
 		if (_memstat_kvm_symbol(kvm, "slab_caches", &addr) != 0 &&
 		    kvm->syms == NULL)
 			errx(1, "%s: %s", argv[2], memstat_kvm_geterr(kvm));
+		/*
+		 * The offsets too, which only each() reads whole; where the
+		 * count was cut (VMCOREINFO names the tables), so that the
+		 * seed stays small.
+		 */
+		if (_memstat_kvm_vmcoreinfo_symbol(kvm, "kallsyms_num_syms",
+		    &addr) == 0)
+			(void)_memstat_kvm_symbols_each(kvm, ignore, NULL);
 	} else if (strcmp(argv[1], "buddy") == 0) {
 		struct memstat_frag *frag = memstat_frag_alloc();
 
