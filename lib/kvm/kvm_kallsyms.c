@@ -7,8 +7,10 @@
  * its tokens come (each token's step of the hash is worked out once),
  * and a look-up decodes again only a name whose hash matches, from the
  * nearest mark, kept every MARK_EVERY names.  Addresses are read when
- * asked for.  A table of every name and address would cost more in
- * first touches of fresh memory than all the decoding does.
+ * asked for, and each answer is kept: -w asks for the same dozen names
+ * at every look, and on /proc/kcore a read is dear.  A table of every
+ * name and address would cost more in first touches of fresh memory
+ * than all the decoding does.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,12 +35,24 @@
 #define HASH_SEED	2166136261u
 #define HASH_MUL	16777619u
 
-/* kallsyms_names, read through a window so the whole table is never held. */
+/*
+ * kallsyms_names, read through a window so the whole table is never held:
+ * a page at least, and ahead bytes more where they are there (the whole
+ * window for a pass over the table, a page for a look-up's few names).
+ */
+#define WINDOW_AHEAD	(65536 - 4096)
 struct window {
 	const struct kallsyms_memory *mem;
 	uint64_t	 base;		/* address of byte 0 of buf */
-	unsigned char	 buf[65536];
-	size_t		 len;
+	unsigned char	 buf[4096 + WINDOW_AHEAD];
+	size_t		 len, ahead;
+};
+
+/* A look-up's answer, kept. */
+struct answer {
+	char		*name;
+	uint64_t	 addr;
+	bool		 found;
 };
 
 /* What a token does to the hash of the name it is part of. */
@@ -59,6 +73,8 @@ struct kallsyms {
 	uint32_t	*hashes;	/* num: each name's, less its type */
 	uint64_t	*marks;		/* name i * MARK_EVERY's offset */
 	char		*names;		/* every name, once each() asks */
+	struct answer	*answers;
+	size_t		 nanswers, aanswers;
 	uint16_t	 tidx[256];
 	struct token_step step[256];
 	char		 tokens[TOKENS_MAX + 1];
@@ -87,8 +103,8 @@ window_byte(struct window *w, uint64_t addr, unsigned char *c)
 			return (-1);
 		}
 		if (w->mem->read(w->mem->arg, addr + w->len, w->buf + w->len,
-		    sizeof(w->buf) - 4096) == 0)
-			w->len += sizeof(w->buf) - 4096;
+		    w->ahead) == 0)
+			w->len += w->ahead;
 	}
 	*c = w->buf[addr - w->base];
 	return (0);
@@ -273,6 +289,7 @@ hash_names(struct kallsyms *ks)
 	uint32_t len, h;
 	bool typed;
 
+	ks->w.ahead = WINDOW_AHEAD;
 	for (uint32_t i = 0; i < ks->num; i++) {
 		if (i % MARK_EVERY == 0)
 			ks->marks[i / MARK_EVERY] = pos - ks->t.names;
@@ -373,6 +390,7 @@ find_name(struct kallsyms *ks, const char *name)
 
 	if (*name == '\0')
 		return (-1);
+	ks->w.ahead = 4096;
 	for (uint32_t i = 0; i < ks->num; i++) {
 		if (ks->hashes[i] != h)
 			continue;
@@ -417,6 +435,9 @@ _memstat_kallsyms_free(struct kallsyms *ks)
 	free(ks->hashes);
 	free(ks->marks);
 	free(ks->names);
+	for (size_t i = 0; i < ks->nanswers; i++)
+		free(ks->answers[i].name);
+	free(ks->answers);
 	_memstat_kvm_image_free(ks->img);
 	free(ks);
 }
@@ -466,19 +487,61 @@ fail:
 	return (-1);
 }
 
+/* The answer kept for name, or NULL. */
+static const struct answer *
+answered(const struct kallsyms *ks, const char *name)
+{
+	for (size_t i = 0; i < ks->nanswers; i++)
+		if (strcmp(ks->answers[i].name, name) == 0)
+			return (&ks->answers[i]);
+	return (NULL);
+}
+
+/* Keep an answer; one that cannot be kept is asked for again. */
+static void
+keep_answer(struct kallsyms *ks, const char *name, bool found, uint64_t addr)
+{
+	struct answer *a;
+	size_t cap;
+
+	if (ks->nanswers == ks->aanswers) {
+		cap = ks->aanswers != 0 ? 2 * ks->aanswers : 32;
+		if ((a = reallocarray(ks->answers, cap, sizeof(*a))) == NULL)
+			return;
+		ks->answers = a;
+		ks->aanswers = cap;
+	}
+	a = &ks->answers[ks->nanswers];
+	if ((a->name = strdup(name)) == NULL)
+		return;
+	a->found = found;
+	a->addr = addr;
+	ks->nanswers++;
+}
+
 int
 _memstat_kallsyms_lookup(struct kallsyms *ks, const char *name,
     uint64_t *addr)
 {
-	int64_t i = find_name(ks, name);
+	const struct answer *a;
+	int64_t i;
 	int32_t off;
 
-	if (i == -1)
+	if ((a = answered(ks, name)) != NULL) {
+		if (!a->found)
+			return (1);
+		*addr = a->addr;
+		return (0);
+	}
+	if ((i = find_name(ks, name)) == -1) {
+		keep_answer(ks, name, false, 0);
 		return (1);
+	}
 	if (i < 0 || tables_read(ks, ks->t.offsets + 4 * (uint64_t)i, &off,
 	    4) != 0)
 		return (-1);
 	*addr = address_of(ks, (uint32_t)i, off);
+	keep_answer(ks, name, true, *addr);
 	return (0);
 }
 
@@ -494,6 +557,7 @@ decode_names(struct kallsyms *ks)
 	uint64_t pos = ks->t.names;
 	size_t nlen, len = 0, cap = 0;
 
+	ks->w.ahead = WINDOW_AHEAD;
 	for (uint32_t i = 0; i < ks->num; i++) {
 		if (read_name(ks, &pos, name, &nlen) != 0) {
 			free(ks->names);
