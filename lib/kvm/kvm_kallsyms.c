@@ -20,13 +20,8 @@
 #include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
 
-/* More than any kernel has (~200k with KALLSYMS_ALL); bounds a bad count. */
-#define MAX_SYMS	(1u << 22)
-#define MAX_NAME	512
 #define TOKENS_MAX	65536	/* kallsyms_token_table's bytes read at most */
 #define MARK_EVERY	256
-/* The kernel image's link-time base: what KASLR moves. */
-#define KERNEL_MAP	0xffffffff80000000ULL
 
 /*
  * The hash is polynomial, h * HASH_MUL + c per character, so that a
@@ -217,8 +212,8 @@ name_length(struct kallsyms *ks, uint64_t *pos, uint32_t *len)
 }
 
 /*
- * The name at *pos, its tokens expanded into name (MAX_NAME at most, not
- * NUL-terminated), *nlen long; *pos past it.  0, or -1 where cut.
+ * The name at *pos, its tokens expanded into name (KVM_MAX_NAME at most,
+ * not NUL-terminated), *nlen long; *pos past it.  0, or -1 where cut.
  */
 static int
 read_name(struct kallsyms *ks, uint64_t *pos, char *name, size_t *nlen)
@@ -233,7 +228,7 @@ read_name(struct kallsyms *ks, uint64_t *pos, char *name, size_t *nlen)
 		if (window_byte(&ks->w, (*pos)++, &c) != 0)
 			return (-1);
 		for (const char *tk = ks->tokens + ks->tidx[c]; *tk != '\0' &&
-		    *nlen < MAX_NAME; tk++)
+		    *nlen < KVM_MAX_NAME; tk++)
 			name[(*nlen)++] = *tk;
 	}
 	return (0);
@@ -329,7 +324,7 @@ static int
 name_is(struct kallsyms *ks, struct cursor *cur, uint32_t i,
     const char *name)
 {
-	char buf[MAX_NAME + 1];
+	char buf[KVM_MAX_NAME + 1];
 	size_t nlen = 0;
 	uint32_t len;
 
@@ -375,9 +370,16 @@ address_of(const struct kallsyms *ks, uint32_t i, int32_t off)
 {
 	uint64_t addr = table_address(ks, i, off, ks->relative);
 
-	if (ks->img != NULL && addr >= KERNEL_MAP)
+	if (ks->img != NULL && addr >= KVM_KERNEL_MAP)
 		addr += ks->kvm->kaslr;
 	return (addr);
+}
+
+/* Symbol i's offset: 0, or -1 with the error recorded. */
+static int
+read_offset(struct kallsyms *ks, uint32_t i, int32_t *off)
+{
+	return (tables_read(ks, ks->t.offsets + 4 * (uint64_t)i, off, 4));
 }
 
 /* The first symbol named name: its index, or -1 (none), or -2 (cut). */
@@ -415,8 +417,7 @@ settle_reading(struct kallsyms *ks)
 
 	if (ks->m.stext == 0 || (i = find_name(ks, "_stext")) == -1)
 		return (0);
-	if (i < 0 || tables_read(ks, ks->t.offsets + 4 * (uint64_t)i, &off,
-	    4) != 0)
+	if (i < 0 || read_offset(ks, (uint32_t)i, &off) != 0)
 		return (-1);
 	abs_ok = table_address(ks, (uint32_t)i, off, false) == ks->m.stext;
 	rel_ok = table_address(ks, (uint32_t)i, off, true) == ks->m.stext;
@@ -465,7 +466,7 @@ _memstat_kallsyms_open(struct memstat_kvm *kvm, bool vmlinuz,
 	    0 || (ks->t.relative_base != 0 &&
 	    tables_read(ks, ks->t.relative_base, &ks->base, 8) != 0))
 		goto fail;
-	if (ks->num == 0 || ks->num > MAX_SYMS) {
+	if (ks->num == 0 || ks->num > KVM_MAX_SYMS) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "kallsyms_num_syms is %" PRIu32, ks->num);
 		goto fail;
@@ -537,8 +538,7 @@ _memstat_kallsyms_lookup(struct kallsyms *ks, const char *name,
 		keep_answer(ks, name, false, 0);
 		return (1);
 	}
-	if (i < 0 || tables_read(ks, ks->t.offsets + 4 * (uint64_t)i, &off,
-	    4) != 0)
+	if (i < 0 || read_offset(ks, (uint32_t)i, &off) != 0)
 		return (-1);
 	*addr = address_of(ks, (uint32_t)i, off);
 	keep_answer(ks, name, true, *addr);
@@ -553,25 +553,24 @@ _memstat_kallsyms_lookup(struct kallsyms *ks, const char *name,
 static int
 decode_names(struct kallsyms *ks)
 {
-	char name[MAX_NAME + 1], *p;
+	char name[KVM_MAX_NAME + 1], *p;
 	uint64_t pos = ks->t.names;
 	size_t nlen, len = 0, cap = 0;
+	int rc;
 
 	ks->w.ahead = WINDOW_AHEAD;
 	for (uint32_t i = 0; i < ks->num; i++) {
 		if (read_name(ks, &pos, name, &nlen) != 0) {
-			free(ks->names);
-			ks->names = NULL;
-			return (names_cut(ks));
+			rc = names_cut(ks);
+			goto fail;
 		}
 		if (nlen < 2)
 			nlen = 1;
 		if (cap - len < nlen) {
 			cap = cap ? 2 * cap : 1 << 20;
 			if ((p = realloc(ks->names, cap)) == NULL) {
-				free(ks->names);
-				ks->names = NULL;
-				return (nomem(ks->kvm));
+				rc = nomem(ks->kvm);
+				goto fail;
 			}
 			ks->names = p;
 		}
@@ -580,6 +579,10 @@ decode_names(struct kallsyms *ks)
 		len += nlen;
 	}
 	return (0);
+fail:
+	free(ks->names);
+	ks->names = NULL;
+	return (rc);
 }
 
 int

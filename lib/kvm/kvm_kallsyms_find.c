@@ -45,8 +45,6 @@ dump_read(void *kvm, uint64_t addr, void *buf, size_t len)
 #define PROBE_STEP	(64u * 1024)
 /* KERNEL_IMAGE_SIZE: the image is never larger. */
 #define MAX_IMAGE	(1ULL << 30)
-/* More than any kernel has; bounds every walk below. */
-#define MAX_SYMS	(1u << 22)
 /* Neighbouring symbols are closer than this. */
 #define MAX_GAP		(1 << 24)
 #define KERNEL_HALF	(1ULL << 63)
@@ -101,7 +99,7 @@ run_end(const struct kallsyms_memory *mem, uint64_t page, int dir,
 	if (mem->read(mem->arg, at, v, PAGE) != 0)
 		return (-1);
 	last = v[0];
-	for (uint64_t n = 0; n < (uint64_t)MAX_SYMS * 4; n += PAGE) {
+	for (uint64_t n = 0; n < (uint64_t)KVM_MAX_SYMS * 4; n += PAGE) {
 		for (size_t i = 0; i < PAGE / 4; i++) {
 			if (!continues(last, v[i], dir)) {
 				*end = at + i * 4;
@@ -277,7 +275,7 @@ tables_after(const struct kallsyms_memory *mem, uint64_t page, uint64_t end,
 	t->names = ALIGN8(t->num_syms + 4);
 	if (mem->read(mem->arg, t->relative_base, &base, 8) != 0 ||
 	    mem->read(mem->arg, t->num_syms, &num, 4) != 0 ||
-	    (base & KERNEL_HALF) == 0 || num == 0 || num > MAX_SYMS ||
+	    (base & KERNEL_HALF) == 0 || num == 0 || num > KVM_MAX_SYMS ||
 	    (uint64_t)num * 4 > end || (t->offsets = end - num * 4ULL) > page ||
 	    run_holds(mem, t->offsets, end, base) != 0)
 		return (-1);

@@ -18,11 +18,6 @@
 #include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
 
-/* More than any kernel has (~200k with KALLSYMS_ALL); bounds a bad count. */
-#define MAX_SYMS	(1u << 22)
-#define MAX_NAME	512
-/* The kernel image's link-time base: what KASLR moves. */
-#define KERNEL_MAP	0xffffffff80000000ULL
 
 struct kvm_sym {
 	const char	*name;
@@ -117,7 +112,7 @@ symtab_finish(struct kvm_symtab *st)
 static int
 system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 {
-	char line[1024], type, name[MAX_NAME + 1];
+	char line[1024], type, name[KVM_MAX_NAME + 1];
 	struct names nm = { 0 };
 	unsigned long long a;
 	size_t cap = 0, off;
@@ -143,7 +138,7 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 			goto fail;
 		}
 		if (st->n == cap) {
-			if (cap >= MAX_SYMS) {
+			if (cap >= KVM_MAX_SYMS) {
 				_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 				    "%s: too many symbols", kvm->system);
 				goto fail;
@@ -157,7 +152,8 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 		if (names_add(&nm, name, strlen(name), &off) != 0)
 			goto nomem;
 		st->syms[st->n].name = (const char *)(uintptr_t)off;
-		st->syms[st->n++].addr = a >= KERNEL_MAP ? a + kvm->kaslr : a;
+		st->syms[st->n++].addr = a >= KVM_KERNEL_MAP ? a + kvm->kaslr :
+		    a;
 	}
 	if (st->n == 0) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -206,7 +202,7 @@ elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
-		if (n > MAX_SYMS) {
+		if (n > KVM_MAX_SYMS) {
 			rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "%s: %zu symbols", kvm->system, n);
 			break;
@@ -229,7 +225,8 @@ elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 				break;
 			}
 			st->syms[st->n].name = (const char *)(uintptr_t)off;
-			st->syms[st->n++].addr = sym.st_value >= KERNEL_MAP ?
+			st->syms[st->n++].addr = sym.st_value >=
+			    KVM_KERNEL_MAP ?
 			    sym.st_value + kvm->kaslr : sym.st_value;
 		}
 	}
