@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "testlib.h"
+#include "kvm/kvm_file.h"
 #include "kvm/kvm_finders.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
@@ -139,6 +140,95 @@ test_open_errors(void **state)
 	assert_string_equal(errbuf,
 	    "flattened dump header cut short: end of file");
 	assert_int_equal(memstat_kvm_close(NULL), 0);
+}
+
+/*
+ * makedumpfile's flattened stream, made here: records that follow one
+ * another, one longer than a block of the reassembly, one placed back
+ * inside what came before (the later wins), a gap, an empty record.
+ * The reassembled file holds what writing each record in turn gives;
+ * the same stream cut inside a record names that record's byte.
+ */
+#define FLAT_HDR	4096
+
+static size_t
+flat_record(unsigned char *p, uint64_t off, uint64_t size, unsigned char v)
+{
+	for (int i = 0; i < 8; i++) {
+		p[i] = (unsigned char)(off >> (56 - 8 * i));
+		p[8 + i] = (unsigned char)(size >> (56 - 8 * i));
+	}
+	for (uint64_t i = 0; i < size; i++)
+		p[16 + i] = (unsigned char)(v + i * 7);
+	return (16 + (size_t)size);
+}
+
+static int
+flat_stream(const char *path, size_t cut, size_t *len)
+{
+	static const struct { uint64_t off, size; } recs[] = {
+		{ 0, 3000 }, { 3000, 2621440 }, { 100, 50 },
+		{ 5242880, 10 }, { 5242890, 0 }, { UINT64_MAX, 0 } };
+	unsigned char *p = calloc(1, FLAT_HDR + 3 * 1048576);
+	size_t n = FLAT_HDR;
+	int fd;
+
+	assert_non_null(p);
+	memcpy(p, "makedumpfile", 12);
+	p[23] = 1;	/* type 1 */
+	p[31] = 1;	/* version 1 */
+	for (size_t i = 0; i < sizeof(recs) / sizeof(*recs); i++)
+		n += flat_record(p + n, recs[i].off, recs[i].size,
+		    (unsigned char)(i * 41 + 1));
+	*len = n;
+	assert_true((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) >= 0);
+	assert_int_equal(write(fd, p, cut < n ? cut : n),
+	    (ssize_t)(cut < n ? cut : n));
+	free(p);
+	return (fd);
+}
+
+static void
+test_unflatten(void **state)
+{
+	char path[] = "/tmp/memstat-flat-test-XXXXXX";
+	struct memstat_kvm kvm = { 0 };
+	unsigned char *want = calloc(1, 5242890), *got = malloc(5242890 + 1);
+	unsigned char *rec = malloc(16 + 2621440);
+	size_t len;
+	int fd, tmp;
+
+	(void)state;
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_non_null(rec);
+	/* What writing each record in turn leaves. */
+	flat_record(rec, 0, 3000, 1);
+	memcpy(want, rec + 16, 3000);
+	flat_record(rec, 3000, 2621440, 42);
+	memcpy(want + 3000, rec + 16, 2621440);
+	flat_record(rec, 100, 50, 83);
+	memcpy(want + 100, rec + 16, 50);
+	flat_record(rec, 5242880, 10, 124);
+	memcpy(want + 5242880, rec + 16, 10);
+
+	assert_true((tmp = mkstemp(path)) >= 0);
+	close(tmp);
+	fd = flat_stream(path, SIZE_MAX, &len);
+	assert_true((fd = _memstat_kvm_unflatten(&kvm, fd)) >= 0);
+	assert_int_equal(pread(fd, got, 5242890 + 1, 0), 5242890);
+	assert_memory_equal(got, want, 5242890);
+	close(fd);
+
+	/* Cut inside the long record: its header's byte is named. */
+	fd = flat_stream(path, FLAT_HDR + 16 + 3000 + 100000, &len);
+	assert_int_equal(_memstat_kvm_unflatten(&kvm, fd), -1);
+	assert_string_equal(kvm.err.msg, "flattened dump cut short or "
+	    "corrupt at byte 7112 (Input/output error)");
+	unlink(path);
+	free(want);
+	free(got);
+	free(rec);
 }
 
 /* A dump cut short: the query fails, and the list keeps what it had. */
@@ -528,6 +618,7 @@ main(void)
 		cmocka_unit_test(test_all),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_unflatten),
 		cmocka_unit_test(test_wrong_system),
 		cmocka_unit_test(test_system_map_bad_later),
 		cmocka_unit_test(test_symbol_table_nomem),
