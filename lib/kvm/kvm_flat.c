@@ -167,7 +167,7 @@ flat_records(struct flat_in *in, struct flat_run *run, uint64_t end,
 	for (;;) {
 		*pos = in->pos;
 		if (end < 16 || *pos > end - 16 ||
-		    (error = flat_read(in, rec, sizeof(rec))) != 0)
+		    flat_read(in, rec, sizeof(rec)) != 0)
 			return (EIO);
 		off = be64(rec);
 		size = be64(rec + 8);

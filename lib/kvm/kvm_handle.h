@@ -25,6 +25,11 @@
 #define MAX_PHDRS	(1u << 24)
 #define PHDR_BATCH	512
 #define MAX_NOTES	(1u << 20)
+/*
+ * x86-64's kernel image mapping (__START_KERNEL_map): the image's
+ * link-time base, what KASLR moves.
+ */
+#define KVM_KERNEL_MAP	0xffffffff80000000ULL
 
 struct btf;
 struct kvm_symtab;

@@ -13,8 +13,6 @@
 #define KVM_MAX_SYMS	(1u << 22)
 /* KSYM_NAME_LEN since 6.1: no symbol's name is longer. */
 #define KVM_MAX_NAME	512
-/* The kernel image's link-time base: what KASLR moves. */
-#define KVM_KERNEL_MAP	0xffffffff80000000ULL
 
 struct kallsyms_tables {
 	uint64_t	 num_syms;	/* a u32 */

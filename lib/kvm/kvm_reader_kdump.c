@@ -18,11 +18,10 @@
 #include "kvm/kvm_readers.h"
 
 /*
- * x86-64's kernel image mapping (__START_KERNEL_map) and its size with
- * KASLR (KERNEL_IMAGE_SIZE): an address there is phys_base away from
- * its physical one, as the direct map's is page_offset_base away.
+ * The kernel image mapping's size with KASLR (KERNEL_IMAGE_SIZE): an
+ * address in it (from KVM_KERNEL_MAP) is phys_base away from its
+ * physical one, as the direct map's is page_offset_base away.
  */
-#define KERNEL_MAP		0xffffffff80000000ULL
 #define KERNEL_IMAGE_SIZE	(1ULL << 30)
 
 struct kdump_state {
@@ -54,10 +53,10 @@ static bool
 linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
     uint64_t addr, void *buf, size_t len)
 {
-	if (ks->image_linear && addr >= KERNEL_MAP &&
-	    addr - KERNEL_MAP < KERNEL_IMAGE_SIZE)
-		return (phys_read(ks, addr - KERNEL_MAP + ks->phys_base, buf,
-		    len));
+	if (ks->image_linear && addr >= KVM_KERNEL_MAP &&
+	    addr - KVM_KERNEL_MAP < KERNEL_IMAGE_SIZE)
+		return (phys_read(ks, addr - KVM_KERNEL_MAP + ks->phys_base,
+		    buf, len));
 	return (kvm->direct_map != 0 && addr >= kvm->direct_map &&
 	    phys_read(ks, addr - kvm->direct_map, buf, len));
 }

@@ -18,7 +18,6 @@
 #include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
 
-
 struct kvm_sym {
 	const char	*name;
 	uint64_t	 addr;
