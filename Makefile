@@ -90,7 +90,12 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
-BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore
+BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
+	     bench/bench_match
+# bench_match: kmemtrace's recordings, decoded by its own room, replayed
+# through its report's object map.
+KT_MATCH_OBJS = $(patsubst %.c,%.o,$(wildcard kmemtrace/recording/*.c)) \
+		kmemtrace/report/u64map.o kmemtrace/report/huge_alloc.o
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
 	       tests/support/mtprint.o
 TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
@@ -171,6 +176,12 @@ tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(LIB)
 $(TOOL_UNIT_TESTS): tests/test_%: tests/test_%.c $(TOOL_LIB) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) $(LDFLAGS) \
 	    $(CMOCKA_LIBS) $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
+
+bench/bench_match: bench/bench_match.c bench/timing.o $(KT_MATCH_OBJS) \
+		$(TOOL_LIB) $(LIB)
+	$(CC) $(ALL_CFLAGS) -Ikmemtrace -o $@ $< bench/timing.o \
+	    $(KT_MATCH_OBJS) $(TOOL_LIB) $(LIB) $(LDFLAGS) $(BSD_LIBS) \
+	    $(JSON_LIBS) $(KVM_LIBS) $(TRACE_LIBS)
 
 bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< bench/timing.o tests/support/streambuild.o \
