@@ -447,8 +447,8 @@ start_recording(struct record_args *a, struct record_machine *m,
 }
 
 /*
- * The readers drained and their files synced, the stop's files written:
- * NULL, or why the recording is partial.
+ * The readers drained and their files on the disk, the stop's files
+ * written: NULL, or why the recording is partial.
  */
 static const char *
 finish_recording(const char *failed)
@@ -470,8 +470,6 @@ finish_recording(const char *failed)
 			    r->failed, i, strerror(r->error));
 			return (reason);
 		}
-		if (fsync(r->out) != 0 && failed == NULL)
-			failed = "fsync";
 	}
 	if (failed == NULL && record_meta_stop(rec.dir, &rec.tracefs,
 	    rec.ncpus, &what) != 0) {

@@ -27,7 +27,7 @@
 #define COPY_BUF	65536
 /*
  * Written bytes are handed to the disk every WRITEBACK_BYTES, without
- * waiting: the recording's fsync at the stop then waits for the last of
+ * waiting: the wait at the stop (written_back()) is then for the last of
  * them only, not for all the recording at once.
  */
 #define WRITEBACK_BYTES	(8U << 20)
@@ -106,10 +106,29 @@ start_writeback(struct cpu_reader *r)
 {
 	if (r->bytes - r->written_back < WRITEBACK_BYTES)
 		return;
-	/* Only a hint: a file system that cannot is written at fsync. */
+	/* Only a hint: a file system that cannot is written at the stop. */
 	(void)sync_file_range(r->out, (off_t)r->written_back,
 	    (off_t)(r->bytes - r->written_back), SYNC_FILE_RANGE_WRITE);
 	r->written_back = r->bytes;
+}
+
+/*
+ * After the last page: waits until the disk has every byte of the file,
+ * and takes a failed write there (EIO, or ENOSPC where the file system
+ * finds out only then) as the reader's failure.  Not fsync(2): that also
+ * forces the file's metadata out, one block at a time on ext4 without a
+ * journal (65 ms at the end of a 110 MB recording here, against 6 for
+ * the data), and a crash of the machine loses the recording's other
+ * files anyway, which are not forced out either.
+ */
+static int
+written_back(struct cpu_reader *r)
+{
+	if (sync_file_range(r->out, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
+	    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
+		return (fail(r, "write back"));
+	r->written_back = r->bytes;
+	return (0);
 }
 
 /*
@@ -196,7 +215,8 @@ reader_main(void *arg)
 	}
 	/* Tracing is off: what is left, then the partial pages. */
 	if (drain_full_pages(r) != 0 ||
-	    drain_partial_pages(r, r->pipe_size / r->page_size + 4) != 0)
+	    drain_partial_pages(r, r->pipe_size / r->page_size + 4) != 0 ||
+	    written_back(r) != 0)
 		goto failed;
 	return (NULL);
 failed:
