@@ -127,7 +127,6 @@ written_back(struct cpu_reader *r)
 	if (sync_file_range(r->out, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE |
 	    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0)
 		return (fail(r, "write back"));
-	r->written_back = r->bytes;
 	return (0);
 }
 
