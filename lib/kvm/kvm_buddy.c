@@ -158,7 +158,7 @@ zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    memstat_strerror(MEMSTAT_ERROR_NOMEMORY)));
 	z->node = node;
-	snprintf(z->name, sizeof(z->name), "%s", name);
+	strlcpy(z->name, name, sizeof(z->name));
 	z->norders = l->norders;
 	z->has_blocks = true;
 	for (int t = 0; (flags & MEMSTAT_FRAG_TYPES) && t < l->ntypes; t++) {
@@ -167,7 +167,7 @@ zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
 		if (ft == NULL)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
 			    "%s", memstat_strerror(MEMSTAT_ERROR_NOMEMORY)));
-		snprintf(ft->name, sizeof(ft->name), "%s", names[t]);
+		strlcpy(ft->name, names[t], sizeof(ft->name));
 	}
 	for (int o = 0; o < l->norders; o++) {
 		uint64_t sum = 0;
