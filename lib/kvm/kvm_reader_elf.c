@@ -4,7 +4,12 @@
  * VMCOREINFO from its note.  That is /proc/kcore, the running kernel as
  * an ELF core, and an ELF vmcore written with virtual addresses (QEMU's
  * dump-guest-memory with paging); an ELF core of physical addresses only
- * is left to libkdumpfile, which walks the page tables.  Nothing is
+ * is left to libkdumpfile, which walks the page tables.  So is the ELF the
+ * kernel itself makes of the crashed one (/proc/vmcore, makedumpfile -E):
+ * its segments carry virtual addresses, but only of the kernel image and
+ * the direct map, each a linear map of physical memory, so vmalloc,
+ * per-CPU and struct page addresses are found only through the page
+ * tables.  Nothing is
  * mapped: /proc/kcore is larger than any address space, and a dump cut
  * under us must give a short read, not a SIGBUS.  Every count read from
  * the file is bounded before it is used.
@@ -27,6 +32,18 @@
 #define PROC_SUPER_MAGIC	0x9fa0
 /* Kernel virtual addresses have the top bit set (x86-64, arm64, ...). */
 #define KERNEL_HALF	(1ULL << 63)
+
+/*
+ * The linear maps seen so far (virtual less physical address): /proc/vmcore
+ * has two, the kernel image's and the direct map's.  One more, or a
+ * segment with no physical address (/proc/kcore's vmalloc and vmemmap), is
+ * a core of every mapping.
+ */
+struct linear_maps {
+	uint64_t	 delta[2];
+	size_t		 n;
+	bool		 other;
+};
 
 struct elf_state {
 	int		 fd;
@@ -111,10 +128,30 @@ note_segment(struct memstat_kvm *kvm, struct elf_state *es,
 	return (rc);
 }
 
+/* A PT_LOAD's mapping, counted among the linear maps. */
+static void
+linear_map_add(struct linear_maps *m, const Elf64_Phdr *ph)
+{
+	uint64_t delta = ph->p_vaddr - ph->p_paddr;
+
+	if (ph->p_paddr == UINT64_MAX) {
+		m->other = true;
+		return;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->delta[i] == delta)
+			return;
+	if (m->n < 2)
+		m->delta[m->n++] = delta;
+	else
+		m->other = true;
+}
+
 /* One program header: a PT_NOTE searched, a PT_LOAD kept. */
 static int
 add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
-    size_t i, uint64_t file_size, size_t *budget, bool *physical)
+    size_t i, uint64_t file_size, size_t *budget, bool *physical,
+    struct linear_maps *maps)
 {
 	if (ph->p_type == PT_NOTE && note_segment(kvm, es, ph, budget) != 0)
 		return (-1);
@@ -123,6 +160,7 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 	/* A segment not in the kernel's half: a physical core. */
 	if ((ph->p_vaddr & KERNEL_HALF) == 0)
 		*physical = true;
+	linear_map_add(maps, ph);
 	if (*physical || ph->p_filesz == 0)
 		return (0);
 	if (ph->p_vaddr + ph->p_filesz < ph->p_vaddr ||
@@ -149,6 +187,7 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	struct stat st;
 	size_t budget = MAX_NOTES, batch;
 	uint64_t file_size = UINT64_MAX, count;
+	struct linear_maps maps = { .n = 0 };
 	bool physical = false;
 
 	if (_memstat_elf_pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
@@ -175,11 +214,15 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 			    "past the end of the file"));
 		for (size_t j = 0; j < batch; j++)
 			if (add_phdr(kvm, es, &ph[j], i + j, file_size,
-			    &budget, &physical) != 0)
+			    &budget, &physical, &maps) != 0)
 				return (-1);
 	}
-	/* Physical addresses, or no VMCOREINFO: libkdumpfile's. */
-	if (physical || es->nsegs == 0 || es->vmcoreinfo == NULL)
+	/*
+	 * Physical addresses, linear maps only, or no VMCOREINFO:
+	 * libkdumpfile's.
+	 */
+	if (physical || !maps.other || es->nsegs == 0 ||
+	    es->vmcoreinfo == NULL)
 		return (KVM_READER_NOT_MINE);
 	if ((overlap = _memstat_elf_segments_sort(es->segs, es->nsegs)) !=
 	    NULL)
