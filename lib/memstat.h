@@ -220,6 +220,8 @@ uint64_t	 memstat_get_percpu_free(const struct memory_type *mtp,
 #define MEMSTAT_UNKNOWN_MEMALLOCED	0x0040	/* memalloced, memfreed */
 #define MEMSTAT_UNKNOWN_SLABS		0x0080
 #define MEMSTAT_UNKNOWN_ALLOCATED	0x0100
+/* Aliases read in part: a filtered dump lacks some of /sys/kernel/slab. */
+#define MEMSTAT_UNKNOWN_ALIASES		0x0200
 uint32_t	 memstat_get_unknown(const struct memory_type *mtp);
 
 /*

@@ -170,17 +170,35 @@ choose_columns(struct zones *z, bool linux_json)
 		z->cols[z->table.ncols++] = aliases_column;
 }
 
-/* A count the data stopped (a freelist that loops): its row says "-". */
+/*
+ * A row the data did not hold whole: a count it stopped (a freelist that
+ * loops: the row says "-"), told where the count is shown; a name a
+ * filtered dump left out, told always; aliases it left out, once, where
+ * they are shown.
+ */
 static void
-warn_damage(struct memory_type_list *list)
+warn_damage(struct memory_type_list *list, bool counts, bool aliases)
 {
 	struct memory_type *mtp;
+	bool told = false;
 
 	for (mtp = memstat_mtl_first(list); mtp != NULL;
-	    mtp = memstat_mtl_next(mtp))
-		if (memstat_get_damage(mtp) != NULL)
+	    mtp = memstat_mtl_next(mtp)) {
+		if (aliases && !told &&
+		    (memstat_get_unknown(mtp) & MEMSTAT_UNKNOWN_ALIASES)) {
+			warnx("aliases read in part: the dump does not hold "
+			    "all of /sys/kernel/slab");
+			told = true;
+		}
+		if (memstat_get_damage(mtp) == NULL)
+			continue;
+		if ((memstat_get_unknown(mtp) & MEMSTAT_UNKNOWN_ALLOCATED) == 0)
+			warnx("%s: read in part: %s", memstat_get_name(mtp),
+			    memstat_get_damage(mtp));
+		else if (counts)
 			warnx("%s: allocated unknown: %s",
 			    memstat_get_name(mtp), memstat_get_damage(mtp));
+	}
 }
 
 static void
@@ -201,8 +219,7 @@ query(struct tool_source *src, struct memory_type_list *list, void *arg)
 		tool_source_absent(src, "uma", "zone statistics");
 	if (rc != 0)
 		tool_query_failed(src, "uma", &e);
-	if (z->Aflag || linux_json)
-		warn_damage(list);
+	warn_damage(list, z->Aflag || linux_json, z->aflag || linux_json);
 }
 
 int

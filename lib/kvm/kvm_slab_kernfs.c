@@ -10,7 +10,10 @@
  *
  * The tree is walked in order with a stack of at most RB_DEPTH nodes (a
  * red-black tree of n nodes is at most 2 log2(n + 1) deep) and at most
- * MAX_ENTRIES nodes: a tree that loops or is deeper is bad data.
+ * MAX_ENTRIES nodes: a tree that loops or is deeper is bad data.  A node
+ * that a filtered dump left out (its kernfs_node_cache slab taken for a
+ * user page, kvm_slub_name.c) is passed over with what hangs below it,
+ * and counted: the aliases are then read in part.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -90,12 +93,22 @@ entry(struct memstat_kvm *kvm, const struct kernfs_layout *l, uint64_t kn,
 	return (0);
 }
 
+/* Whether a failed read was of a page a dump left out: passed over. */
+static bool
+left_out(struct memstat_kvm *kvm, struct slab_aliases *sa)
+{
+	if (kvm->live || kvm->err.code != MEMSTAT_ERROR_KVM_SHORTREAD)
+		return (false);
+	_memstat_slab_aliases_lost(sa, 1);
+	return (true);
+}
+
 /* The tree under root, in order. */
 static int
 walk(struct memstat_kvm *kvm, const struct kernfs_layout *l, uint64_t node,
     struct slab_aliases *sa)
 {
-	uint64_t stack[RB_DEPTH];
+	uint64_t stack[RB_DEPTH], left;
 	size_t depth = 0, seen = 0;
 
 	while (node != 0 || depth > 0) {
@@ -105,18 +118,29 @@ walk(struct memstat_kvm *kvm, const struct kernfs_layout *l, uint64_t node,
 				    MEMSTAT_ERROR_DATAERROR, "/sys/kernel/slab:"
 				    " a tree deeper than %d (it loops)",
 				    RB_DEPTH));
+			if (read_ptr(kvm, node, &l->rb_left, &left) != 0) {
+				if (!left_out(kvm, sa))
+					return (-1);
+				break;
+			}
 			stack[depth++] = node;
-			if (read_ptr(kvm, node, &l->rb_left, &node) != 0)
-				return (-1);
+			node = left;
 		}
+		if (depth == 0)		/* the node passed over was the last */
+			break;
 		node = stack[--depth];
 		if (++seen > MAX_ENTRIES)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "/sys/kernel/slab: more than %u entries (the tree "
 			    "loops)", MAX_ENTRIES));
-		if (entry(kvm, l, node - l->kn_rb.offset, sa) != 0 ||
-		    read_ptr(kvm, node, &l->rb_right, &node) != 0)
+		if (entry(kvm, l, node - l->kn_rb.offset, sa) != 0 &&
+		    !left_out(kvm, sa))
 			return (-1);
+		if (read_ptr(kvm, node, &l->rb_right, &node) != 0) {
+			if (!left_out(kvm, sa))
+				return (-1);
+			node = 0;
+		}
 	}
 	return (0);
 }
@@ -138,6 +162,6 @@ _memstat_kvm_slab_links(struct memstat_kvm *kvm, struct slab_aliases *sa)
 	if (read_ptr(kvm, kset + l.kset_kobj.offset, &l.kobj_sd, &dir) != 0 ||
 	    read_ptr(kvm, dir + l.kn_dir.offset + l.dir_children.offset,
 	    &l.root_node, &root) != 0)
-		return (-1);
+		return (left_out(kvm, sa) ? 0 : -1);
 	return (walk(kvm, &l, root, sa));
 }

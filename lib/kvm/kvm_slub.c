@@ -120,16 +120,17 @@ partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
 	return (0);
 }
 
+/* part: what of the row a filtered dump does not hold, or empty. */
 static int
 cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
-    uint32_t nr_nodes, struct slab_row *r, char *name)
+    uint32_t nr_nodes, struct slab_row *r, char *name, char *part)
 {
-	uint64_t namep, oo, node, slabs, total, free = 0;
+	uint64_t oo, node, slabs, total, free = 0;
 	uint32_t order, i;
 
 	*r = (struct slab_row){ 0 };
-	if (_memstat_slub_member(kvm, cache, &l->cache_name, &namep) != 0 ||
-	    _memstat_kvm_read_string(kvm, namep, name, NAME_MAX_LEN) != 0 ||
+	if (_memstat_slub_cache_name(kvm, &l->cache_name, cache, name,
+	    NAME_MAX_LEN, part, MEMSTAT_ERRLEN) != 0 ||
 	    _memstat_slub_member(kvm, cache, &l->cache_size,
 	    &r->objsize) != 0 ||
 	    _memstat_slub_member(kvm, cache, &l->cache_oo, &oo) != 0)
@@ -196,13 +197,14 @@ counts_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 /* One cache's row, walked again while the live kernel moves it. */
 static int
 cache_row_held(struct memstat_kvm *kvm, const struct layout *l,
-    uint64_t cache, uint32_t nr_nodes, struct slab_row *r, char *name)
+    uint64_t cache, uint32_t nr_nodes, struct slab_row *r, char *name,
+    char *part)
 {
 	int tries = 0;
 
 	for (;;) {
 		name[0] = '\0';
-		if (cache_row(kvm, l, cache, nr_nodes, r, name) == 0 &&
+		if (cache_row(kvm, l, cache, nr_nodes, r, name, part) == 0 &&
 		    counts_held(kvm, l, cache, nr_nodes, r, name) == 0)
 			return (0);
 		if (!_memstat_kvm_again(kvm, &tries))
@@ -287,7 +289,8 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 	uint64_t e, back, here;
 	size_t cap = 0, at;
 	struct slab_row *rows, *r;
-	char name[NAME_MAX_LEN], damage[MEMSTAT_ERRLEN], *names = NULL;
+	char name[NAME_MAX_LEN], damage[MEMSTAT_ERRLEN], part[MEMSTAT_ERRLEN];
+	char *names = NULL;
 	size_t used = 0, namecap = 0;
 	bool moved = false;
 
@@ -309,7 +312,8 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 			si->rows = rows;
 		}
 		if (cache_row_held(kvm, &l, e - l.cache_list.offset,
-		    (uint32_t)nr_node_ids, &si->rows[si->nrows], name) != 0)
+		    (uint32_t)nr_node_ids, &si->rows[si->nrows], name,
+		    part) != 0)
 			goto fail;
 		/*
 		 * Names and damage go in one buffer; rows point into it at
@@ -318,6 +322,13 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 		r = &si->rows[si->nrows];
 		cache_allocated(kvm, &l, e - l.cache_list.offset,
 		    (uint32_t)nr_node_ids, r, damage);
+		/* The row's part the dump lacks, and the count's damage. */
+		if (part[0] != '\0' && damage[0] != '\0') {
+			strlcat(part, "; ", sizeof(part));
+			strlcat(part, damage, sizeof(part));
+		}
+		if (part[0] != '\0')
+			memcpy(damage, part, sizeof(damage));
 		if (names_add(&names, &used, &namecap, name, &at) != 0)
 			goto nomem;
 		r->name = (const char *)(uintptr_t)at;

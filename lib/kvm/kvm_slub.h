@@ -72,6 +72,17 @@ int	_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n);
 int	_memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
 	    const struct kvm_member *m, uint64_t *v);
 
+/*
+ * The cache's name (kvm_slub_name.c), read by the member name of
+ * kmem_cache, into buf.  Where a dump left its page out, the name the
+ * cache's kobject was given; failing that "kmem_cache@ADDRESS", with why
+ * saying what was missing (else why is empty).  0, or -1 with the error
+ * recorded.
+ */
+int	_memstat_slub_cache_name(struct memstat_kvm *kvm,
+	    const struct kvm_member *name, uint64_t cache, char *buf,
+	    size_t size, char *why, size_t whylen);
+
 /* kvm_slub_slab.c: slabs' members, memory and freelists. */
 int	_memstat_slub_slab_layout(struct memstat_kvm *kvm,
 	    struct slub_slab_layout *sl);

@@ -469,12 +469,12 @@ static int
 cache_walk(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache,
     const char *const *caches, size_t ncaches)
 {
-	char name[NAME_MAX_LEN];
-	uint64_t namep, object_size;
+	char name[NAME_MAX_LEN], part[MEMSTAT_ERRLEN];
+	uint64_t object_size;
 	bool owners;
 
-	if (_memstat_slub_member(kvm, cache, &w->l->cache_name, &namep) != 0 ||
-	    _memstat_kvm_read_string(kvm, namep, name, sizeof(name)) != 0 ||
+	if (_memstat_slub_cache_name(kvm, &w->l->cache_name, cache, name,
+	    sizeof(name), part, sizeof(part)) != 0 ||
 	    _memstat_slub_member(kvm, cache, &w->l->cache_object_size,
 	    &object_size) != 0)
 		return (-1);
@@ -486,8 +486,13 @@ cache_walk(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache,
 		    strerror(ENOMEM)));
 	if (keeps_owners(kvm, w, cache, &owners) == 0) {
 		w->ol->caches[w->index].owners = owners;
-		if (!owners || cache_objects(kvm, w, cache) == 0)
-			return (0);
+		if (!owners || cache_objects(kvm, w, cache) == 0) {
+			if (part[0] == '\0')
+				return (0);
+			/* Its objects are all there; its name is not. */
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
+			    "%s", part);
+		}
 	}
 	if (kvm->err.code == MEMSTAT_ERROR_NOMEMORY)
 		return (-1);

@@ -114,6 +114,7 @@ struct slab_aliases {
 	size_t		 npairs;
 	size_t		*first;		/* per row: its first pair */
 	size_t		 nrows;
+	size_t		 lost;		/* entries that could not be read */
 };
 
 static int
@@ -351,6 +352,12 @@ _memstat_slab_aliases_read(int rootfd, const struct slabinfo *si,
 	return (0);
 }
 
+void
+_memstat_slab_aliases_lost(struct slab_aliases *sa, size_t n)
+{
+	sa->lost += n;
+}
+
 int
 _memstat_slab_aliases_apply(const struct slab_aliases *sa, size_t row,
     struct memory_type *mtp)
@@ -371,6 +378,9 @@ _memstat_slab_aliases_apply(const struct slab_aliases *sa, size_t row,
 	rc = _memstat_mt_set_aliases(mtp, v, n);
 	if (v != names)
 		free(v);
+	/* Whatever the row has, it may have more that could not be read. */
+	if (sa->lost != 0)
+		mtp->mt_unknown |= MEMSTAT_UNKNOWN_ALIASES;
 	return (rc);
 }
 

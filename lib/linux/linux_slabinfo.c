@@ -191,8 +191,8 @@ _memstat_slab_fill(struct memory_type_list *list, const struct slabinfo *si,
 		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, si->rows[i].name,
 		    0);
 		if (mtp == NULL ||
-		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0) ||
-		    slab_fill(mtp, &si->rows[i]) != 0)
+		    slab_fill(mtp, &si->rows[i]) != 0 ||
+		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0))
 			return (_memstat_mtl_fail_empty(list,
 			    MEMSTAT_ERROR_NOMEMORY));
 	}

@@ -86,6 +86,12 @@ int	_memstat_slab_aliases_link(struct slab_aliases *sa, const char *name,
 	    const char *target);
 int	_memstat_slab_aliases_group(struct slab_aliases *sa,
 	    const struct slabinfo *si);
+/*
+ * n entries of the directory could not be read (a filtered dump left
+ * their pages out): every row's aliases are then read in part
+ * (MEMSTAT_UNKNOWN_ALIASES).
+ */
+void	_memstat_slab_aliases_lost(struct slab_aliases *sa, size_t n);
 /* Give row i's entry its aliases: 0, or -1 when memory runs out. */
 int	_memstat_slab_aliases_apply(const struct slab_aliases *sa, size_t row,
 	    struct memory_type *mtp);
