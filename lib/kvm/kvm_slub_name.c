@@ -9,7 +9,16 @@
  * cache was registered under in sysfs holds a second copy, and its
  * directory's kernfs node a third, each allocated on its own; a merged
  * cache's kobject is named by a unique id (":a-0000064") instead, which
- * is no name of the cache.
+ * is no name of the cache.  Those are often in the same slab as the
+ * first, kmalloc'd in the same breath.  A socket's caches have one more
+ * owner to ask: the protocol that made them (proto_list), whose struct
+ * proto in the kernel's data holds its name and its cache
+ * (proto.name, proto.slab), its request and timewait socket caches with
+ * theirs (rsk_prot->slab_name, twsk_prot->twsk_slab_name).  A protocol
+ * whose cache was merged into another's points at that one: the name is
+ * the cache's only when every holder of the cache (kmem_cache.refcount)
+ * is a protocol, and then it is the first registered's, the last on
+ * proto_list (proto_register() adds at its head).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,6 +59,79 @@ kobject_name(struct memstat_kvm *kvm, uint64_t cache, char *buf, size_t size)
 	return (name_at(kvm, kn, &kn_name, buf, size));
 }
 
+#define MAX_PROTOS	4096		/* a loop guard: a kernel has dozens */
+
+/* Where a protocol keeps one of its caches and that cache's name. */
+struct proto_cache {
+	struct kvm_member ops;		/* in struct proto, or none */
+	struct kvm_member slab, name;	/* in the struct ops points at */
+	bool		 inline_name;	/* a char array, not a pointer */
+};
+
+/* The name a protocol gave cache, if one made it. */
+static int
+proto_name(struct memstat_kvm *kvm, uint64_t cache, char *buf, size_t size)
+{
+	struct proto_cache pc[3] = {
+		{ .inline_name = true }, { .ops = { 0 } }, { .ops = { 0 } } };
+	struct kvm_member node, next, refcount;
+	uint64_t head, e, proto, base, p, refs, found = 0, where = 0;
+	size_t n = 0, which = 0;
+
+	if (_memstat_kvm_symbol(kvm, "proto_list", &head) != 0 ||
+	    _memstat_kvm_member(kvm, "proto", "node", &node) != 0 ||
+	    _memstat_kvm_member(kvm, "proto", "slab", &pc[0].slab) != 0 ||
+	    _memstat_kvm_member(kvm, "proto", "name", &pc[0].name) != 0 ||
+	    _memstat_kvm_member(kvm, "proto", "rsk_prot", &pc[1].ops) != 0 ||
+	    _memstat_kvm_member(kvm, "request_sock_ops", "slab",
+	    &pc[1].slab) != 0 ||
+	    _memstat_kvm_member(kvm, "request_sock_ops", "slab_name",
+	    &pc[1].name) != 0 ||
+	    _memstat_kvm_member(kvm, "proto", "twsk_prot", &pc[2].ops) != 0 ||
+	    _memstat_kvm_member(kvm, "timewait_sock_ops", "twsk_slab",
+	    &pc[2].slab) != 0 ||
+	    _memstat_kvm_member(kvm, "timewait_sock_ops", "twsk_slab_name",
+	    &pc[2].name) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "refcount",
+	    &refcount) != 0 ||
+	    _memstat_kvm_member(kvm, "list_head", "next", &next) != 0 ||
+	    _memstat_slub_member(kvm, cache, &refcount, &refs) != 0 ||
+	    _memstat_slub_member(kvm, head, &next, &e) != 0)
+		return (-1);
+	for (; e != head; n++) {
+		if (n == MAX_PROTOS)
+			return (-1);
+		proto = e - node.offset;
+		for (size_t k = 0; k < 3; k++) {
+			base = proto;
+			if (k > 0 && (_memstat_slub_member(kvm, proto,
+			    &pc[k].ops, &base) != 0 || base == 0))
+				continue;
+			if (_memstat_slub_member(kvm, base, &pc[k].slab,
+			    &p) != 0)
+				return (-1);
+			if (p != cache)
+				continue;
+			found++;
+			where = base;
+			which = k;
+		}
+		if (_memstat_slub_member(kvm, e, &next, &e) != 0)
+			return (-1);
+	}
+	if (found == 0 || found != (uint32_t)refs)
+		return (-1);
+	if (!pc[which].inline_name)
+		return (name_at(kvm, where, &pc[which].name, buf, size));
+	if (size > pc[which].name.size)
+		size = pc[which].name.size;
+	if (_memstat_kvm_read(kvm, where + pc[which].name.offset, buf,
+	    size) != 0)
+		return (-1);
+	buf[size - 1] = '\0';
+	return (buf[0] == '\0' ? -1 : 0);
+}
+
 int
 _memstat_slub_cache_name(struct memstat_kvm *kvm,
     const struct kvm_member *name, uint64_t cache, char *buf, size_t size,
@@ -67,7 +149,8 @@ _memstat_slub_cache_name(struct memstat_kvm *kvm,
 	if (kvm->live || kvm->err.code != MEMSTAT_ERROR_KVM_SHORTREAD)
 		return (-1);
 	snprintf(first, sizeof(first), "%s", kvm->err.msg);
-	if (kobject_name(kvm, cache, buf, size) == 0)
+	if (kobject_name(kvm, cache, buf, size) == 0 ||
+	    proto_name(kvm, cache, buf, size) == 0)
 		return (0);
 	snprintf(buf, size, "kmem_cache@0x%" PRIx64, cache);
 	snprintf(why, whylen, "its name is not in the dump (%s)", first);
