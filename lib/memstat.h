@@ -301,6 +301,20 @@ const uint64_t *memstat_object_stack(const struct memstat_objects *ol,
 size_t	memstat_object_stack_id(const struct memstat_objects *ol, size_t i);
 const uint64_t *memstat_objects_stack(const struct memstat_objects *ol,
 	    size_t id, size_t *n);
+/*
+ * The image's tasks, threads included, from the kernel's task list
+ * (init_task.tasks, each process's signal->thread_head), read when a
+ * cache kept owners: whether the list was read (MEMSTAT_TASKS_NONE: not
+ * read, or could not be; _PART: a filtered dump left some tasks out;
+ * _ALL), and the command of the task whose pid is pid, or NULL: no such
+ * task in what was read (with _ALL, it had exited).
+ */
+#define MEMSTAT_TASKS_NONE	0
+#define MEMSTAT_TASKS_PART	1
+#define MEMSTAT_TASKS_ALL	2
+int	memstat_objects_tasks(const struct memstat_objects *ol);
+const char *memstat_objects_command(const struct memstat_objects *ol,
+	    int pid);
 /* MEMSTAT_OBJECT_BAD_*: what of the owner the image got wrong. */
 uint32_t memstat_object_damage(const struct memstat_objects *ol, size_t i);
 

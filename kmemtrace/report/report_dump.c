@@ -50,12 +50,19 @@ dump_frames(const struct outstanding_set *set, uint32_t id, size_t *n)
 	return (memstat_objects_stack(d->ol, id, n));
 }
 
+/*
+ * The command of the owner's pid in the image's task list; a pid not in
+ * a list read whole had exited by then.
+ */
 static const char *
 dump_comm(const struct outstanding_set *set, const struct kmem_live *l)
 {
-	(void)set;
-	(void)l;
-	return (NULL);
+	const struct dump *d = set->arg;
+	const char *comm = memstat_objects_command(d->ol, l->pid);
+
+	if (comm == NULL && memstat_objects_tasks(d->ol) == MEMSTAT_TASKS_ALL)
+		return ("(exited)");
+	return (comm);
 }
 
 static void

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "kvm/kvm_slub.h"
+#include "kvm/kvm_tasks.h"
 #include "kvm/kvm_stackdepot.h"
 #include "objects/objects_internal.h"
 
@@ -549,8 +550,14 @@ memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
 	struct memstat_kvm *kvm = kvm_handle;
 
 	_memstat_objects_clear(ol);
-	if (objects_walk(kvm, ol, caches, ncaches) == 0)
+	if (objects_walk(kvm, ol, caches, ncaches) == 0) {
+		for (size_t c = 0; c < ol->ncaches; c++)
+			if (ol->caches[c].owners) {
+				_memstat_kvm_tasks(kvm, ol);
+				break;
+			}
 		return (0);
+	}
 	_memstat_objects_clear(ol);
 	return (_memstat_err_set(&ol->err, kvm->err.code, "%s",
 	    kvm->err.msg));

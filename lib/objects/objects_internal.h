@@ -28,6 +28,12 @@ struct objects_object {
 	uint16_t	 damage;	/* MEMSTAT_OBJECT_BAD_* */
 };
 
+/* A task of the image: its pid (a thread's own) and command. */
+struct objects_task {
+	int32_t		 pid;
+	char		 comm[16];	/* TASK_COMM_LEN, NUL-terminated */
+};
+
 struct objects_stack {
 	size_t		 first;		/* in frames */
 	uint32_t	 n;
@@ -48,6 +54,10 @@ struct memstat_objects {
 	uint32_t	*stack_slots;
 	size_t		 nslots;
 	uint64_t	 hash_key[2];
+	/* The image's tasks, by pid once sorted; MEMSTAT_TASKS_*. */
+	struct objects_task *tasks;
+	size_t		 ntasks, atasks;
+	int		 tasks_read;
 };
 
 /* Empty ol, for a new query. */
@@ -64,5 +74,11 @@ int	_memstat_objects_add(struct memstat_objects *ol,
 /* The stack of frames[0..n), kept once: its index, or -1 (memory). */
 int	_memstat_objects_stack(struct memstat_objects *ol,
 	    const uint64_t *frames, uint32_t n, uint32_t *index);
+
+/* A task (comm cut to 15 bytes): 0, or -1 (memory). */
+int	_memstat_objects_task_add(struct memstat_objects *ol, int32_t pid,
+	    const char *comm);
+/* The tasks are all added (MEMSTAT_TASKS_ALL or _PART): sorted by pid. */
+void	_memstat_objects_tasks_done(struct memstat_objects *ol, int how);
 
 #endif /* !OBJECTS_INTERNAL_H */

@@ -35,6 +35,10 @@ _memstat_objects_clear(struct memstat_objects *ol)
 	free(ol->stacks);
 	free(ol->frames);
 	free(ol->stack_slots);
+	free(ol->tasks);
+	ol->tasks = NULL;
+	ol->ntasks = ol->atasks = 0;
+	ol->tasks_read = MEMSTAT_TASKS_NONE;
 	ol->caches = NULL;
 	ol->objects = NULL;
 	ol->stacks = NULL;
@@ -323,4 +327,57 @@ uint32_t
 memstat_object_damage(const struct memstat_objects *ol, size_t i)
 {
 	return (object(ol, i)->damage);
+}
+
+int
+_memstat_objects_task_add(struct memstat_objects *ol, int32_t pid,
+    const char *comm)
+{
+	struct objects_task *t;
+
+	if (ol->ntasks == ol->atasks) {
+		size_t n = ol->atasks ? ol->atasks * 2 : 256;
+
+		if ((t = reallocarray(ol->tasks, n, sizeof(*t))) == NULL)
+			return (-1);
+		ol->tasks = t;
+		ol->atasks = n;
+	}
+	t = &ol->tasks[ol->ntasks++];
+	t->pid = pid;
+	strlcpy(t->comm, comm, sizeof(t->comm));
+	return (0);
+}
+
+static int
+cmp_task(const void *a, const void *b)
+{
+	const struct objects_task *x = a, *y = b;
+
+	return (x->pid < y->pid ? -1 : x->pid > y->pid);
+}
+
+void
+_memstat_objects_tasks_done(struct memstat_objects *ol, int how)
+{
+	qsort(ol->tasks, ol->ntasks, sizeof(*ol->tasks), cmp_task);
+	ol->tasks_read = how;
+}
+
+int
+memstat_objects_tasks(const struct memstat_objects *ol)
+{
+	return (ol->tasks_read);
+}
+
+const char *
+memstat_objects_command(const struct memstat_objects *ol, int pid)
+{
+	struct objects_task key = { .pid = pid };
+	const struct objects_task *t;
+
+	if (ol->ntasks == 0)
+		return (NULL);
+	t = bsearch(&key, ol->tasks, ol->ntasks, sizeof(key), cmp_task);
+	return (t != NULL ? t->comm : NULL);
 }
