@@ -330,6 +330,23 @@ _memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
 	return (true);
 }
 
+bool
+_memstat_diskdump_phys_left_out(const struct diskdump_phys *dd,
+    uint64_t paddr, size_t len, uint64_t *left)
+{
+	uint64_t last;
+
+	if (dd == NULL || len == 0 || paddr + len < paddr)
+		return (false);
+	last = (paddr + len - 1) >> dd->shift;
+	for (uint64_t pfn = paddr >> dd->shift; pfn <= last; pfn++)
+		if (pfn < dd->npfn && !kept(dd, pfn)) {
+			*left = pfn << dd->shift;
+			return (true);
+		}
+	return (false);
+}
+
 void
 _memstat_diskdump_phys_free(struct diskdump_phys *dd)
 {

@@ -29,6 +29,13 @@ struct diskdump_phys;
  * (kvm_headers.c).  0, or -1 when memory runs out.
  */
 int	_memstat_diskdump_phys_load(struct diskdump_phys **dd, int fd);
+/*
+ * The first page of [paddr, paddr + len) that the dump left out (its
+ * bitmap's bit clear: makedumpfile -d), into *left: true, or false when
+ * the dump holds them all (or dd is NULL).
+ */
+bool	_memstat_diskdump_phys_left_out(const struct diskdump_phys *dd,
+	    uint64_t paddr, size_t len, uint64_t *left);
 /* All of [paddr, paddr + len) into buf: true, or false. */
 bool	_memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd,
 	    uint64_t paddr, void *buf, size_t len);

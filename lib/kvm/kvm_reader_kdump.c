@@ -47,18 +47,32 @@ phys_read(const struct kdump_state *ks, uint64_t paddr, void *buf,
 /*
  * A read of the direct map or the kernel image: the physical address by
  * subtraction, no page-table walk, no libkdumpfile (kvm_elf_phys.h,
- * kvm_diskdump_phys.h).  false: libkdumpfile's to read.
+ * kvm_diskdump_phys.h).  0: read; -1: a page of it the dump left out, the
+ * error recorded (libkdumpfile 0.5.1's page cache can fail on such
+ * pages: a NULL buffer after it reuses an entry it had dropped); 1:
+ * libkdumpfile's to read.
  */
-static bool
+static int
 linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
     uint64_t addr, void *buf, size_t len)
 {
+	uint64_t paddr, left;
+
 	if (ks->image_linear && addr >= KVM_KERNEL_MAP &&
 	    addr - KVM_KERNEL_MAP < KERNEL_IMAGE_SIZE)
-		return (phys_read(ks, addr - KVM_KERNEL_MAP + ks->phys_base,
-		    buf, len));
-	return (kvm->direct_map != 0 && addr >= kvm->direct_map &&
-	    phys_read(ks, addr - kvm->direct_map, buf, len));
+		paddr = addr - KVM_KERNEL_MAP + ks->phys_base;
+	else if (kvm->direct_map != 0 && addr >= kvm->direct_map)
+		paddr = addr - kvm->direct_map;
+	else
+		return (1);
+	if (phys_read(ks, paddr, buf, len))
+		return (0);
+	if (_memstat_diskdump_phys_left_out(ks->dd, paddr, len, &left))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
+		    "cannot read %zu bytes at 0x%" PRIx64 ": the dump left "
+		    "out the page at 0x%" PRIx64 " (makedumpfile -d)", len,
+		    addr, left));
+	return (1);
 }
 
 static kdump_ctx_t *
@@ -75,9 +89,10 @@ kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 	kdump_ctx_t *ctx = ks->ctx;
 	size_t got = len;
 	kdump_status st;
+	int rc;
 
-	if (linear_read(kvm, ks, addr, buf, len))
-		return (0);
+	if ((rc = linear_read(kvm, ks, addr, buf, len)) != 1)
+		return (rc);
 	st = kdump_read(ctx, KDUMP_KVADDR, addr, buf, &got);
 	if (st == KDUMP_OK && got == len)
 		return (0);
@@ -126,12 +141,13 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	kdump_set_number_attr(ks->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
 	    KDUMP_MMAP_NEVER);
 	/*
-	 * libkdumpfile's page cache is searched entry by entry: the walks'
-	 * scattered reads go faster with a small one (the objects of a
-	 * 4 GiB flattened dump: 2.8 s with 64 pages, 4.0 s with its
-	 * default, 14.8 s with 16384), and it holds 6 MB less.
+	 * libkdumpfile's page cache keeps its default size: 0.5.1's (Debian
+	 * 12's) hands out a NULL buffer when it reuses an entry it had
+	 * dropped (fixed upstream in "cache: Get data buffer before adjusting
+	 * ghost partition size"), which a small cache met on a filtered
+	 * dump of 7.2 (a write to address 0 in kdump_read()).  The direct
+	 * map and the kernel image are read without it (kvm_diskdump_phys.h).
 	 */
-	kdump_set_number_attr(ks->ctx, "cache.size", 64);
 	if (_memstat_kvm_check_headers(kvm, ks->fd, &diskdump) != 0)
 		return (-1);
 	if ((diskdump ? _memstat_diskdump_phys_load(&ks->dd, ks->fd) :
