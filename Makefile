@@ -111,7 +111,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix minbase-check fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix minbase-check fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -240,6 +240,13 @@ soak: all
 # table (bench/out/kernel-matrix.md, bench/to-readme).
 kernel-matrix: all
 	@sh fixtures/tools/kernel-matrix -f
+
+# The same kernels' dumps as users' machines make them: each booted with
+# crashkernel= and panicked, makedumpfile run by its capture kernel; every
+# report on every dump kind; doc/kernels.md's second table
+# (bench/out/kdump-matrix.md, bench/to-readme); -f: their fixtures.
+kdump-matrix: all
+	@sh fixtures/tools/kdump-matrix -f
 
 # The oldest and the newest kernel of the matrix (make kernel-matrix runs
 # every one).
