@@ -172,6 +172,13 @@ check_pipes(const char *dir)
 		    memstat_object_callsite(ol, i)), "alloc_pipe_info"));
 	}
 	assert_int_equal(mine, 20);
+	/* The owners' commands, from the image's whole task list. */
+	assert_int_equal(memstat_objects_tasks(ol), MEMSTAT_TASKS_ALL);
+	assert_string_equal(memstat_objects_command(ol, h.pid), "kmemload");
+	assert_string_equal(memstat_objects_command(ol, 0), "swapper/0");
+	assert_string_equal(memstat_objects_command(ol, 1), "init");
+	assert_string_equal(memstat_objects_command(ol, 2), "kthreadd");
+	assert_null(memstat_objects_command(ol, 99999));
 	memstat_objects_free(ol);
 	memstat_kvm_close(kvm);
 }
@@ -213,6 +220,9 @@ test_no_owners(void **state)
 	assert_null(memstat_object_stack(ol, 0, &n));
 	assert_int_equal(n, 0);
 	assert_int_equal(memstat_object_stack_id(ol, 0), SIZE_MAX);
+	/* No owner, no task list read. */
+	assert_int_equal(memstat_objects_tasks(ol), MEMSTAT_TASKS_NONE);
+	assert_null(memstat_objects_command(ol, 1));
 	memstat_objects_free(ol);
 	memstat_kvm_close(kvm);
 }
