@@ -34,6 +34,12 @@ _memstat_kvm_again(struct memstat_kvm *kvm, int *tries)
 	return (++*tries < KVM_LIVE_TRIES);
 }
 
+bool
+_memstat_kvm_left_out(const struct memstat_kvm *kvm)
+{
+	return (!kvm->live && kvm->err.code == MEMSTAT_ERROR_KVM_SHORTREAD);
+}
+
 int
 _memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name,
     uint64_t *addr)

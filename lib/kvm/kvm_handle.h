@@ -100,6 +100,13 @@ int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
  */
 #define KVM_LIVE_TRIES	8
 bool	_memstat_kvm_again(struct memstat_kvm *kvm, int *tries);
+/*
+ * Whether the read that failed last was of a page a dump does not hold
+ * (a filtered dump left it out, makedumpfile -d): a walk passes over
+ * what it was part of and marks it read in part.  Never on the live
+ * kernel, where such a read is the walk's to try again.
+ */
+bool	_memstat_kvm_left_out(const struct memstat_kvm *kvm);
 
 /*
  * A list walk's guard against a loop that misses its head, whatever count

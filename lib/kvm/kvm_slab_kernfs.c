@@ -97,7 +97,7 @@ entry(struct memstat_kvm *kvm, const struct kernfs_layout *l, uint64_t kn,
 static bool
 left_out(struct memstat_kvm *kvm, struct slab_aliases *sa)
 {
-	if (kvm->live || kvm->err.code != MEMSTAT_ERROR_KVM_SHORTREAD)
+	if (!_memstat_kvm_left_out(kvm))
 		return (false);
 	_memstat_slab_aliases_lost(sa, 1);
 	return (true);

@@ -145,8 +145,7 @@ _memstat_slub_cache_name(struct memstat_kvm *kvm,
 		return (-1);
 	if (_memstat_kvm_read_string(kvm, p, buf, size) == 0)
 		return (0);
-	/* A page a dump left out; the running kernel's are walked again. */
-	if (kvm->live || kvm->err.code != MEMSTAT_ERROR_KVM_SHORTREAD)
+	if (!_memstat_kvm_left_out(kvm))
 		return (-1);
 	snprintf(first, sizeof(first), "%s", kvm->err.msg);
 	if (kobject_name(kvm, cache, buf, size) == 0 ||

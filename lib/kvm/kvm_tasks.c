@@ -56,7 +56,7 @@ layout_load(struct memstat_kvm *kvm, struct task_layout *l)
 static bool
 left_out(struct task_walk *w)
 {
-	if (w->kvm->live || w->kvm->err.code != MEMSTAT_ERROR_KVM_SHORTREAD)
+	if (!_memstat_kvm_left_out(w->kvm))
 		return (false);
 	w->part = true;
 	return (true);
