@@ -454,31 +454,94 @@ test_not_slub(void **state)
 }
 
 /* Symbols with no __start_BTF: one line naming what -N can give. */
-static void
-test_no_btf(void **state)
+/* A System.map of the dump's own symbols named: its length. */
+static size_t
+map_of(const char *const *names, size_t count, char *map, size_t size)
 {
 	char errbuf[MEMSTAT_KVM_ERRLEN];
-	static char map[1 << 16];
 	size_t n = 0;
 	void *kvm;
 
-	(void)state;
-	/* The dump's own symbols the walk needs, less the BTF's. */
 	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL,
 	    errbuf));
-	static const char *const names[] = { "_stext", "slab_caches",
-	    "nr_node_ids" };
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < count; i++) {
 		uint64_t a;
 
 		assert_int_equal(_memstat_kvm_symbol(kvm, names[i], &a), 0);
-		n += (size_t)snprintf(map + n, sizeof(map) - n,
-		    "%016llx T %s\n", (unsigned long long)(a -
-		    ((struct memstat_kvm *)kvm)->kaslr), names[i]);
+		n += (size_t)snprintf(map + n, size - n, "%016llx T %s\n",
+		    (unsigned long long)(a - ((struct memstat_kvm *)kvm)->kaslr),
+		    names[i]);
 	}
 	memstat_kvm_close(kvm);
-	assert_system_refused(map, n, "the kernel has no BTF "
-	    "(CONFIG_DEBUG_INFO_BTF): name its types with -N");
+	return (n);
+}
+
+/*
+ * Symbols with no __start_BTF, and nothing to say where to look for it:
+ * no claim that the kernel has none (this one has).
+ */
+static void
+test_no_btf(void **state)
+{
+	static const char *const names[] = { "_stext", "slab_caches",
+	    "nr_node_ids" };
+	static char map[1 << 16];
+
+	(void)state;
+	assert_system_refused(map, map_of(names, 3, map, sizeof(map)),
+	    "neither __start_BTF nor _etext and _edata are among the "
+	    "kernel's symbols: name its types with -N");
+}
+
+/*
+ * No __start_BTF among the symbols (as in some arm64 kernels' kallsyms):
+ * the blob is found by its header between _etext and _edata, where the
+ * dump's own symbols put it, and the walk reads every row.
+ */
+static void
+test_btf_found(void **state)
+{
+	static const char *const names[] = { "_stext", "slab_caches",
+	    "nr_node_ids", "_etext", "_edata" };
+	static char map[1 << 16];
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/test_kvm-B-XXXXXX";
+	struct row rows[512];
+	struct memory_type_list *list = memstat_mtl_alloc();
+	uint64_t start, stop, want_start, want_stop;
+	size_t n = map_of(names, 5, map, sizeof(map)), nrows;
+	void *kvm;
+	int fd;
+
+	(void)state;
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL,
+	    errbuf));
+	assert_int_equal(_memstat_kvm_symbol(kvm, "__start_BTF",
+	    &want_start), 0);
+	assert_int_equal(_memstat_kvm_symbol(kvm, "__stop_BTF", &want_stop),
+	    0);
+	assert_int_equal(_memstat_kvm_btf_find(kvm, 64 << 20, &start, &stop),
+	    0);
+	assert_int_equal(start, want_start);
+	assert_int_equal(stop, want_stop);
+	memstat_kvm_close(kvm);
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, map, n), (ssize_t)n);
+	close(fd);
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", path,
+	    errbuf));
+	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+	nrows = guest_rows(rows, 512);
+	for (size_t i = 0; i < nrows; i++) {
+		struct memory_type *m = memstat_mtl_find(list, ALLOCATOR_UMA,
+		    rows[i].name);
+
+		assert_non_null(m);
+		assert_int_equal(memstat_get_count(m), rows[i].active);
+	}
+	memstat_kvm_close(kvm);
+	memstat_mtl_free(list);
+	unlink(path);
 }
 
 /* Every symbol of a table, as _memstat_kvm_symbols_each() gives them. */
@@ -626,6 +689,7 @@ main(void)
 		cmocka_unit_test(test_vmlinuz_payload_outside),
 		cmocka_unit_test(test_not_slub),
 		cmocka_unit_test(test_no_btf),
+		cmocka_unit_test(test_btf_found),
 		cmocka_unit_test(test_symbol_lookups),
 		cmocka_unit_test(test_loop_guard),
 	};

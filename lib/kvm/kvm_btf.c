@@ -1,7 +1,8 @@
 /*
  * kvm_btf.c: struct layouts for a core image, from BTF: the kernel's own
  * blob between __start_BTF and __stop_BTF (CONFIG_DEBUG_INFO_BTF, as
- * Debian builds it), read out of the dump, or a raw BTF file or an ELF
+ * Debian builds it; found by its header where the symbols lack those,
+ * kvm_btf_find.c), read out of the dump, or a raw BTF file or an ELF
  * with a .BTF section named by -N; for the running kernel whose image
  * holds none, the types it publishes in /sys/kernel/btf/vmlinux.  Nothing about a layout is assumed:
  * every offset and bitfield the SLUB walk uses is looked up here.
@@ -81,14 +82,14 @@ btf_load(struct memstat_kvm *kvm)
 	    _memstat_kvm_symbol(kvm, "__stop_BTF", &stop) != 0) {
 		if (kvm->live && btf_of_running_kernel(kvm) == 0)
 			return (0);
-		/* Symbols found, but no __start_BTF among them. */
-		if (kvm->err.code == MEMSTAT_ERROR_KVM_NOSYMBOL &&
-		    kvm->syms != NULL)
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): "
-			    "name its types with -N, a vmlinux with a .BTF "
-			    "section or a raw BTF file (pahole -J)"));
-		return (-1);
+		/*
+		 * Symbols found, but no __start_BTF among them: the blob is
+		 * looked for by its header, and "no BTF" said only then.
+		 */
+		if (kvm->err.code != MEMSTAT_ERROR_KVM_NOSYMBOL ||
+		    kvm->syms == NULL ||
+		    _memstat_kvm_btf_find(kvm, MAX_BTF, &start, &stop) != 0)
+			return (-1);
 	}
 	if (stop <= start || stop - start > MAX_BTF)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,

@@ -59,6 +59,13 @@ struct kvm_array {
 int	_memstat_kvm_pointer_array(struct memstat_kvm *kvm, const char *type,
 	    const char *target, struct kvm_array *a);
 void	_memstat_kvm_btf_free(struct memstat_kvm *kvm);
+/*
+ * The kernel's BTF blob found by its header between _etext and _edata,
+ * no larger than max (kvm_btf_find.c): 0 with [*start, *stop), or -1
+ * with what was missing recorded.
+ */
+int	_memstat_kvm_btf_find(struct memstat_kvm *kvm, uint64_t max,
+	    uint64_t *start, uint64_t *stop);
 
 /* The kernel's HZ and its jiffies now (kvm_jiffies.c): 0, or -1. */
 int	_memstat_kvm_hz(struct memstat_kvm *kvm, uint64_t *hz);
