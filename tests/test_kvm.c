@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "testlib.h"
+#include "kvm/kvm_elf_segments.h"
 #include "kvm/kvm_file.h"
 #include "kvm/kvm_finders.h"
 
@@ -544,6 +545,41 @@ test_btf_found(void **state)
 	unlink(path);
 }
 
+/*
+ * arm64's /proc/kcore: the kernel image's segment inside vmalloc's.  Each
+ * address is read from the smallest segment holding it; pieces of one
+ * segment that meet again are one.
+ */
+static void
+test_segments_nest(void **state)
+{
+	struct elf_segment segs[8] = {
+		{ 0x200000, 0x100000, 0x300000 },	/* the linear map */
+		{ 0x1000, 0xff000, 0 },			/* vmalloc */
+		{ 0x20000, 0x10000, 0x200000 },		/* the image */
+		{ 0x40000, 0x1000, 0x3f000 },		/* vmalloc's again */
+	};
+	size_t n = 4;
+	const struct elf_segment *s;
+
+	(void)state;
+	assert_non_null(_memstat_elf_segments_sort(segs, n));
+	assert_int_equal(_memstat_elf_segments_nest(segs, &n), 0);
+	assert_int_equal(n, 4);
+	assert_null(_memstat_elf_segments_sort(segs, n));
+	assert_non_null(s = _memstat_elf_segment_of(segs, n, 0x25000));
+	assert_int_equal(s->offset + (0x25000 - s->addr), 0x205000);
+	assert_non_null(s = _memstat_elf_segment_of(segs, n, 0x1fff8));
+	assert_int_equal(s->offset + (0x1fff8 - s->addr), 0x1eff8);
+	assert_non_null(s = _memstat_elf_segment_of(segs, n, 0x40800));
+	assert_int_equal(s->offset + (0x40800 - s->addr), 0x3f800);
+	assert_non_null(s = _memstat_elf_segment_of(segs, n, 0x2ffff8));
+	assert_int_equal(s->offset + (0x2ffff8 - s->addr), 0x3ffff8);
+	assert_null(_memstat_elf_segment_of(segs, n, 0x100000));
+	n = KCORE_SEGS + 1;
+	assert_int_equal(_memstat_elf_segments_nest(segs, &n), -1);
+}
+
 /* Every symbol of a table, as _memstat_kvm_symbols_each() gives them. */
 struct sym_list {
 	const char	**name;
@@ -690,6 +726,7 @@ main(void)
 		cmocka_unit_test(test_not_slub),
 		cmocka_unit_test(test_no_btf),
 		cmocka_unit_test(test_btf_found),
+		cmocka_unit_test(test_segments_nest),
 		cmocka_unit_test(test_symbol_lookups),
 		cmocka_unit_test(test_loop_guard),
 	};

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "kvm/kvm_elf_segments.h"
@@ -64,6 +65,55 @@ _memstat_elf_segments_sort(struct elf_segment *segs, size_t n)
 		if (segs[i].addr < segs[i - 1].addr + segs[i - 1].size)
 			return (&segs[i]);
 	return (NULL);
+}
+
+static int
+by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
+int
+_memstat_elf_segments_nest(struct elf_segment *segs, size_t *n)
+{
+	uint64_t edges[2 * KCORE_SEGS];
+	struct elf_segment in[KCORE_SEGS];
+	size_t nin = *n, nedges = 0, out = 0;
+
+	if (nin > KCORE_SEGS)
+		return (-1);
+	memcpy(in, segs, nin * sizeof(*in));
+	for (size_t i = 0; i < nin; i++) {
+		edges[nedges++] = in[i].addr;
+		edges[nedges++] = in[i].addr + in[i].size;
+	}
+	qsort(edges, nedges, sizeof(*edges), by_u64);
+	/* Each piece between two edges, from the smallest segment on it. */
+	for (size_t e = 0; e + 1 < nedges; e++) {
+		uint64_t lo = edges[e], hi = edges[e + 1];
+		const struct elf_segment *best = NULL;
+		struct elf_segment *last = out > 0 ? &segs[out - 1] : NULL;
+
+		if (lo == hi)
+			continue;
+		for (size_t i = 0; i < nin; i++)
+			if (in[i].addr <= lo && hi - in[i].addr <= in[i].size &&
+			    (best == NULL || in[i].size < best->size))
+				best = &in[i];
+		if (best == NULL)
+			continue;
+		if (last != NULL && last->addr + last->size == lo &&
+		    last->offset + last->size == best->offset +
+		    (lo - best->addr))
+			last->size += hi - lo;
+		else
+			segs[out++] = (struct elf_segment){ lo, hi - lo,
+			    best->offset + (lo - best->addr) };
+	}
+	*n = out;
+	return (0);
 }
 
 const struct elf_segment *

@@ -32,6 +32,16 @@ uint64_t _memstat_elf_phdr_count(int fd, const Elf64_Ehdr *eh);
  */
 const struct elf_segment *_memstat_elf_segments_sort(
 	    struct elf_segment *segs, size_t n);
+/*
+ * /proc/kcore maps some memory twice: on arm64 the kernel image lies in
+ * the vmalloc range, and both are segments.  segs[0..*n) (room for 2 *
+ * *n) made into segments that do not overlap, each address taken from
+ * the smallest segment that holds it (the image's, not vmalloc's), and
+ * sorted.  Only for the running kernel's own headers: a dump's that
+ * overlap are refused.  0, or -1 when more than KCORE_SEGS were given.
+ */
+#define KCORE_SEGS	1024
+int	_memstat_elf_segments_nest(struct elf_segment *segs, size_t *n);
 /* The segment of sorted segs[0..n) holding addr, or NULL. */
 const struct elf_segment *_memstat_elf_segment_of(
 	    const struct elf_segment *segs, size_t n, uint64_t addr);

@@ -45,6 +45,15 @@ struct linear_maps {
 	bool		 other;
 };
 
+/* /proc/kcore, not a file: the running kernel made its headers. */
+static bool
+on_procfs(int fd)
+{
+	struct statfs sfs;
+
+	return (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC);
+}
+
 struct elf_state {
 	int		 fd;
 	struct elf_segment *segs;	/* by vaddr, none overlapping */
@@ -200,7 +209,9 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	/* A regular file's segments lie within it; /proc/kcore is no file. */
 	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		file_size = (uint64_t)st.st_size;
-	if ((es->segs = calloc(count, sizeof(*es->segs))) == NULL)
+	/* /proc/kcore's may overlap: room to split each in two. */
+	if ((es->segs = calloc(count, (on_procfs(es->fd) ? 2 : 1) *
+	    sizeof(*es->segs))) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
 	/* Read PHDR_BATCH at a time: one pread each would be 65,000. */
@@ -225,7 +236,8 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	    es->vmcoreinfo == NULL)
 		return (KVM_READER_NOT_MINE);
 	if ((overlap = _memstat_elf_segments_sort(es->segs, es->nsegs)) !=
-	    NULL)
+	    NULL && (!on_procfs(es->fd) ||
+	    _memstat_elf_segments_nest(es->segs, &es->nsegs) != 0))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "ELF segments overlap at 0x%" PRIx64, overlap->addr));
 	return (0);
@@ -323,7 +335,6 @@ static int
 elf_reader_open(struct memstat_kvm *kvm, int fd)
 {
 	struct elf_state *es;
-	struct statfs sfs;
 	size_t len;
 	int rc;
 
@@ -346,7 +357,7 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 	}
 	(void)vmcoreinfo_hex(es->vmcoreinfo, "KERNELOFFSET", &kvm->kaslr);
 	/* /proc/kcore: the running kernel, whose memory moves under us. */
-	kvm->live = fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+	kvm->live = on_procfs(fd);
 	kvm->reader_arg = es;
 	return (0);
 }
