@@ -37,12 +37,13 @@
  * The linear maps seen so far (virtual less physical address): /proc/vmcore
  * has two, the kernel image's and the direct map's.  One more, or a
  * segment with no physical address (/proc/kcore's vmalloc and vmemmap), is
- * a core of every mapping.
+ * a core of every mapping; so is one whose segments give no physical
+ * address at all (every p_paddr 0), which only its virtual ones can read.
  */
 struct linear_maps {
 	uint64_t	 delta[2];
 	size_t		 n;
-	bool		 other;
+	bool		 other, paddr;
 };
 
 /* /proc/kcore, not a file: the running kernel made its headers. */
@@ -143,6 +144,8 @@ linear_map_add(struct linear_maps *m, const Elf64_Phdr *ph)
 {
 	uint64_t delta = ph->p_vaddr - ph->p_paddr;
 
+	if (ph->p_paddr != 0)
+		m->paddr = true;
 	if (ph->p_paddr == UINT64_MAX) {
 		m->other = true;
 		return;
@@ -232,7 +235,7 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	 * Physical addresses, linear maps only, or no VMCOREINFO:
 	 * libkdumpfile's.
 	 */
-	if (physical || !maps.other || es->nsegs == 0 ||
+	if (physical || (maps.paddr && !maps.other) || es->nsegs == 0 ||
 	    es->vmcoreinfo == NULL)
 		return (KVM_READER_NOT_MINE);
 	if ((overlap = _memstat_elf_segments_sort(es->segs, es->nsegs)) !=
