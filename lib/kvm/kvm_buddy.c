@@ -158,7 +158,8 @@ zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    memstat_strerror(MEMSTAT_ERROR_NOMEMORY)));
 	z->node = node;
-	strlcpy(z->name, name, sizeof(z->name));
+	snprintf(z->name, sizeof(z->name), "%.*s", (int)sizeof(z->name) - 1,
+	    name);
 	z->norders = l->norders;
 	z->has_blocks = true;
 	for (int t = 0; (flags & MEMSTAT_FRAG_TYPES) && t < l->ntypes; t++) {
@@ -167,7 +168,8 @@ zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
 		if (ft == NULL)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
 			    "%s", memstat_strerror(MEMSTAT_ERROR_NOMEMORY)));
-		strlcpy(ft->name, names[t], sizeof(ft->name));
+		snprintf(ft->name, sizeof(ft->name), "%.*s",
+		    (int)sizeof(ft->name) - 1, names[t]);
 	}
 	for (int o = 0; o < l->norders; o++) {
 		uint64_t sum = 0;

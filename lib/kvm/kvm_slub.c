@@ -254,6 +254,21 @@ cache_allocated(struct memstat_kvm *kvm, const struct layout *l,
 	snprintf(damage, MEMSTAT_ERRLEN, "%s", kvm->err.msg);
 }
 
+/* why, then "; " and more, cut to size (no libbsd in the library). */
+static void
+append_why(char *why, size_t size, const char *more)
+{
+	size_t n = strlen(why), m;
+
+	if (n + 3 > size)
+		return;
+	memcpy(why + n, "; ", 2);
+	n += 2;
+	m = strnlen(more, size - n - 1);
+	memcpy(why + n, more, m);
+	why[n + m] = '\0';
+}
+
 /* Append s and its NUL to the names buffer: its offset, or -1. */
 static int
 names_add(char **names, size_t *used, size_t *cap, const char *s,
@@ -323,10 +338,8 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 		cache_allocated(kvm, &l, e - l.cache_list.offset,
 		    (uint32_t)nr_node_ids, r, damage);
 		/* The row's part the dump lacks, and the count's damage. */
-		if (part[0] != '\0' && damage[0] != '\0') {
-			strlcat(part, "; ", sizeof(part));
-			strlcat(part, damage, sizeof(part));
-		}
+		if (part[0] != '\0' && damage[0] != '\0')
+			append_why(part, sizeof(part), damage);
 		if (part[0] != '\0')
 			memcpy(damage, part, sizeof(damage));
 		if (names_add(&names, &used, &namecap, name, &at) != 0)

@@ -3,6 +3,7 @@
  * fills: caches, objects, and each distinct stack once.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,7 +346,8 @@ _memstat_objects_task_add(struct memstat_objects *ol, int32_t pid,
 	}
 	t = &ol->tasks[ol->ntasks++];
 	t->pid = pid;
-	strlcpy(t->comm, comm, sizeof(t->comm));
+	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)sizeof(t->comm) - 1,
+	    comm);
 	return (0);
 }
 
