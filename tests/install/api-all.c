@@ -208,6 +208,9 @@ main(int argc, char *argv[])
 		    memstat_objects_cache_size(ol, c) +
 		    (uint64_t)memstat_objects_cache_owners(ol, c) +
 		    (memstat_objects_cache_damage(ol, c) != NULL);
+	/* No cache kept owners: no task list read, no command. */
+	osum += (uint64_t)memstat_objects_tasks(ol) +
+	    (memstat_objects_command(ol, 1) != NULL);
 	/* Past the last object: 0, none, unknown. */
 	for (size_t i = 0; i <= memstat_objects_count(ol); i++) {
 		size_t n;
