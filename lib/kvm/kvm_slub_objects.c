@@ -435,7 +435,9 @@ cache_objects(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache)
 			    " slabs are on neither of its lists", left, i,
 			    nr_slabs));
 	}
-	qsort(w->slabs, w->nslabs, sizeof(*w->slabs), cmp_u64);
+	/* No slab yet, no array yet: qsort() takes no NULL. */
+	if (w->nslabs > 1)
+		qsort(w->slabs, w->nslabs, sizeof(*w->slabs), cmp_u64);
 	for (size_t i = 0; i < w->nslabs; i++) {
 		/* A slab that cannot be read is one slab less, not the rest. */
 		if (slab_objects(kvm, w, w->slabs[i]) == 0)
