@@ -57,6 +57,7 @@ on_procfs(int fd)
 
 struct elf_state {
 	int		 fd;
+	bool		 procfs;	/* /proc/kcore: the running kernel */
 	struct elf_segment *segs;	/* by vaddr, none overlapping */
 	size_t		 nsegs;
 	char		*vmcoreinfo;	/* NUL-terminated */
@@ -213,7 +214,8 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		file_size = (uint64_t)st.st_size;
 	/* /proc/kcore's may overlap: room to split each in two. */
-	if ((es->segs = calloc(count, (on_procfs(es->fd) ? 2 : 1) *
+	es->procfs = on_procfs(es->fd);
+	if ((es->segs = calloc(count, (es->procfs ? 2 : 1) *
 	    sizeof(*es->segs))) == NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
@@ -239,7 +241,7 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	    es->vmcoreinfo == NULL)
 		return (KVM_READER_NOT_MINE);
 	if ((overlap = _memstat_elf_segments_sort(es->segs, es->nsegs)) !=
-	    NULL && (!on_procfs(es->fd) ||
+	    NULL && (!es->procfs ||
 	    _memstat_elf_segments_nest(es->segs, &es->nsegs) != 0))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "ELF segments overlap at 0x%" PRIx64, overlap->addr));
@@ -360,7 +362,7 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 	}
 	(void)vmcoreinfo_hex(es->vmcoreinfo, "KERNELOFFSET", &kvm->kaslr);
 	/* /proc/kcore: the running kernel, whose memory moves under us. */
-	kvm->live = on_procfs(fd);
+	kvm->live = es->procfs;
 	kvm->reader_arg = es;
 	return (0);
 }

@@ -336,14 +336,9 @@ _memstat_objects_task_add(struct memstat_objects *ol, int32_t pid,
 {
 	struct objects_task *t;
 
-	if (ol->ntasks == ol->atasks) {
-		size_t n = ol->atasks ? ol->atasks * 2 : 256;
-
-		if ((t = reallocarray(ol->tasks, n, sizeof(*t))) == NULL)
-			return (-1);
-		ol->tasks = t;
-		ol->atasks = n;
-	}
+	if (grow((void **)&ol->tasks, ol->ntasks, &ol->atasks,
+	    sizeof(*ol->tasks)) != 0)
+		return (-1);
 	t = &ol->tasks[ol->ntasks++];
 	t->pid = pid;
 	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)sizeof(t->comm) - 1,
@@ -362,7 +357,8 @@ cmp_task(const void *a, const void *b)
 void
 _memstat_objects_tasks_done(struct memstat_objects *ol, int how)
 {
-	qsort(ol->tasks, ol->ntasks, sizeof(*ol->tasks), cmp_task);
+	if (ol->ntasks > 1)
+		qsort(ol->tasks, ol->ntasks, sizeof(*ol->tasks), cmp_task);
 	ol->tasks_read = how;
 }
 
