@@ -91,7 +91,8 @@ CUTRACE	   = tests/cutrace
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_kvm tests/test_kvm_diskdump tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag \
-	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects
+	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects \
+	     tests/test_kvm_arch
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kvm/kvm_arch_state.h"
 #include "model/memstat_internal.h"
 
 /*
@@ -25,11 +26,6 @@
 #define MAX_PHDRS	(1u << 24)
 #define PHDR_BATCH	512
 #define MAX_NOTES	(1u << 20)
-/*
- * x86-64's kernel image mapping (__START_KERNEL_map): the image's
- * link-time base, what KASLR moves.
- */
-#define KVM_KERNEL_MAP	0xffffffff80000000ULL
 
 struct btf;
 struct kvm_symtab;
@@ -68,11 +64,7 @@ struct memstat_kvm {
 	char			*system;	/* -N, or NULL */
 	struct btf		*btf;		/* NULL: not loaded yet */
 	bool			 live;		/* the running kernel's memory */
-	/*
-	 * page_offset_base, once a walk has read it (0 before): where the
-	 * direct map starts, which a reader may read by physical address.
-	 */
-	uint64_t		 direct_map;
+	struct kvm_arch_state	 arch;		/* kvm_arch.h */
 	struct memstat_err	 err;		/* the last failure */
 };
 

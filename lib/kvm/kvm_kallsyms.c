@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/kvm_arch.h"
 #include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
 
@@ -370,9 +371,8 @@ address_of(const struct kallsyms *ks, uint32_t i, int32_t off)
 {
 	uint64_t addr = table_address(ks, i, off, ks->relative);
 
-	if (ks->img != NULL && addr >= KVM_KERNEL_MAP)
-		addr += ks->kvm->kaslr;
-	return (addr);
+	return (ks->img != NULL ? _memstat_kvm_arch_relocate(ks->kvm, addr) :
+	    addr);
 }
 
 /* Symbol i's offset: 0, or -1 with the error recorded. */

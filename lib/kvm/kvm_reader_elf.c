@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/kvm_arch.h"
 #include "kvm/kvm_elf_segments.h"
 #include "kvm/kvm_readers.h"
 
@@ -61,6 +62,7 @@ struct elf_state {
 	struct elf_segment *segs;	/* by vaddr, none overlapping */
 	size_t		 nsegs;
 	char		*vmcoreinfo;	/* NUL-terminated */
+	unsigned	 machine;	/* the ELF header's e_machine */
 };
 
 static void
@@ -210,6 +212,7 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
 	    (count = _memstat_elf_phdr_count(es->fd, &eh)) == 0)
 		return (KVM_READER_NOT_MINE);
+	es->machine = eh.e_machine;
 	/* A regular file's segments lie within it; /proc/kcore is no file. */
 	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		file_size = (uint64_t)st.st_size;
@@ -317,6 +320,20 @@ vmcoreinfo_hex(const char *info, const char *key, uint64_t *v)
 	return (*end != '\0' || errno != 0 ? -1 : 0);
 }
 
+/* kvm_vmcoreinfo_fn over the note's text. */
+static int
+vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+{
+	const char *val;
+	size_t n;
+
+	if ((val = vmcoreinfo_value(arg, key, &n)) == NULL || n >= len)
+		return (-1);
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	return (0);
+}
+
 static int
 elf_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 {
@@ -359,6 +376,11 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "no OSRELEASE in the core's VMCOREINFO: not a Linux "
 		    "kernel's"));
+	}
+	if (_memstat_kvm_arch_setup(kvm, _memstat_kvm_arch_of_elf(es->machine),
+	    vmcoreinfo_line, es->vmcoreinfo) != 0) {
+		state_free(es);
+		return (-1);
 	}
 	(void)vmcoreinfo_hex(es->vmcoreinfo, "KERNELOFFSET", &kvm->kaslr);
 	/* /proc/kcore: the running kernel, whose memory moves under us. */

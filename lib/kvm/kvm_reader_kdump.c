@@ -11,26 +11,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/kvm_arch.h"
 #include "kvm/kvm_diskdump_phys.h"
 #include "kvm/kvm_elf_phys.h"
 #include "kvm/kvm_file.h"
 #include "kvm/kvm_kdumpfile.h"
 #include "kvm/kvm_readers.h"
 
-/*
- * The kernel image mapping's size with KASLR (KERNEL_IMAGE_SIZE): an
- * address in it (from KVM_KERNEL_MAP) is phys_base away from its
- * physical one, as the direct map's is page_offset_base away.
- */
-#define KERNEL_IMAGE_SIZE	(1ULL << 30)
-
 struct kdump_state {
 	kdump_ctx_t	*ctx;
 	int		 fd;		/* the dump, or its reassembly */
 	struct elf_phys	 phys;		/* an ELF dump's, read by pread(2) */
 	struct diskdump_phys *dd;	/* a kdump-compressed one's */
-	bool		 image_linear;	/* phys_base known: the image too */
-	uint64_t	 phys_base;	/* VMCOREINFO's NUMBER(phys_base) */
 };
 
 /* Physical memory read without libkdumpfile, where the dump allows. */
@@ -42,6 +34,38 @@ phys_read(const struct kdump_state *ks, uint64_t paddr, void *buf,
 		return (_memstat_elf_phys_read(&ks->phys, ks->fd, paddr, buf,
 		    len));
 	return (_memstat_diskdump_phys_read(ks->dd, ks->fd, paddr, buf, len));
+}
+
+/* Physical memory by our reader, else libkdumpfile's (lzo, snappy, zstd). */
+static bool
+phys_read_any(void *arg, uint64_t paddr, void *buf, size_t len)
+{
+	const struct kdump_state *ks = arg;
+	size_t got = len;
+
+	if (phys_read(ks, paddr, buf, len))
+		return (true);
+	return (kdump_read(ks->ctx, KDUMP_KPHYSADDR, paddr, buf, &got) ==
+	    KDUMP_OK && got == len);
+}
+
+/* Physical [paddr, paddr + len), or -1 with why recorded (addr's). */
+static int
+phys_read_at(struct memstat_kvm *kvm, const struct kdump_state *ks,
+    uint64_t addr, uint64_t paddr, void *buf, size_t len)
+{
+	uint64_t left;
+
+	if (phys_read_any((void *)(uintptr_t)ks, paddr, buf, len))
+		return (0);
+	if (_memstat_diskdump_phys_left_out(ks->dd, paddr, len, &left))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
+		    "cannot read %zu bytes at 0x%" PRIx64 ": the dump left "
+		    "out the page at 0x%" PRIx64 " (makedumpfile -d)", len,
+		    addr, left));
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
+	    "cannot read %zu bytes at 0x%" PRIx64 ": the dump has no page "
+	    "at 0x%" PRIx64, len, addr, paddr));
 }
 
 /*
@@ -58,12 +82,7 @@ linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
 {
 	uint64_t paddr, left;
 
-	if (ks->image_linear && addr >= KVM_KERNEL_MAP &&
-	    addr - KVM_KERNEL_MAP < KERNEL_IMAGE_SIZE)
-		paddr = addr - KVM_KERNEL_MAP + ks->phys_base;
-	else if (kvm->direct_map != 0 && addr >= kvm->direct_map)
-		paddr = addr - kvm->direct_map;
-	else
+	if (!_memstat_kvm_arch_linear(kvm, addr, &paddr))
 		return (1);
 	if (phys_read(ks, paddr, buf, len))
 		return (0);
@@ -73,6 +92,41 @@ linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
 		    "out the page at 0x%" PRIx64 " (makedumpfile -d)", len,
 		    addr, left));
 	return (1);
+}
+
+/*
+ * A read through the image's own page tables, page by page, where the
+ * architecture walks them (kvm_arch.h): 0, -1 with the error recorded,
+ * or 1: libkdumpfile's to read.
+ */
+static int
+walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
+    void *buf, size_t len)
+{
+	uint64_t page = 1ULL << _memstat_kvm_page_shift(kvm), paddr;
+	size_t n;
+	int rc;
+
+	while (len > 0) {
+		n = page - (addr & (page - 1));
+		if (n > len)
+			n = len;
+		if ((rc = _memstat_kvm_arch_walk(kvm, addr, &paddr,
+		    phys_read_any, ks)) == 1)
+			return (1);
+		if (rc != 0)
+			return (_memstat_kvm_fail(kvm,
+			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+			    "bytes at 0x%" PRIx64 ": the page tables map no "
+			    "page there, or the dump left theirs out", len,
+			    addr));
+		if (phys_read_at(kvm, ks, addr, paddr, buf, n) != 0)
+			return (-1);
+		buf = (char *)buf + n;
+		addr += n;
+		len -= n;
+	}
+	return (0);
 }
 
 static kdump_ctx_t *
@@ -91,7 +145,8 @@ kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 	kdump_status st;
 	int rc;
 
-	if ((rc = linear_read(kvm, ks, addr, buf, len)) != 1)
+	if ((rc = linear_read(kvm, ks, addr, buf, len)) != 1 ||
+	    (rc = walked_read(kvm, ks, addr, buf, len)) != 1)
 		return (rc);
 	st = kdump_read(ctx, KDUMP_KVADDR, addr, buf, &got);
 	if (st == KDUMP_OK && got == len)
@@ -114,6 +169,23 @@ kdump_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 		return (-1);
 	*addr = a;
 	return (0);
+}
+
+/* kvm_vmcoreinfo_fn over libkdumpfile's VMCOREINFO lines. */
+static int
+vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+{
+	char *line;
+	int rc = -1;
+
+	if (kdump_vmcoreinfo_line(arg, key, &line) != KDUMP_OK)
+		return (-1);
+	if (strlen(line) < len) {
+		memcpy(buf, line, strlen(line) + 1);
+		rc = 0;
+	}
+	free(line);
+	return (rc);
 }
 
 static bool
@@ -167,11 +239,6 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 			ks->ctx = NULL;
 		return (-1);
 	}
-	/* QEMU's kdump files name the machine but not the architecture. */
-	if (kdump_get_string_attr(ks->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
-	    KDUMP_OK && !set_str(ks->ctx, KDUMP_ATTR_ARCH_NAME, "x86_64"))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
-		    kdump_get_err(ks->ctx)));
 	if (!set_str(ks->ctx, KDUMP_ATTR_OSTYPE, "linux"))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    kdump_get_err(ks->ctx)));
@@ -180,19 +247,28 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 		    "no VMCOREINFO in the dump: not a Linux kernel dump, or "
 		    "made without it"));
 	free(line);
-	if (kdump_vmcoreinfo_line(ks->ctx, "KERNELOFFSET", &line) ==
-	    KDUMP_OK) {
-		kvm->kaslr = strtoull(line, NULL, 16);
-		free(line);
-	}
-	if (kdump_vmcoreinfo_line(ks->ctx, "NUMBER(phys_base)", &line) ==
-	    KDUMP_OK) {
-		char *end;
-
-		ks->phys_base = strtoull(line, &end, 10);
-		ks->image_linear = end != line && *end == '\0';
-		free(line);
-	}
+	/*
+	 * QEMU's kdump files name the machine but not the architecture
+	 * ("Unknown" on arm64): VMCOREINFO's own keys tell it then.
+	 */
+	if (kdump_get_string_attr(ks->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
+	    KDUMP_OK)
+		arch = NULL;
+	if (_memstat_kvm_arch_setup(kvm, arch, vmcoreinfo_line, ks->ctx) != 0)
+		return (-1);
+	/*
+	 * Named now, the architecture takes effect when the OS type is set
+	 * anew: libkdumpfile reads the kernel's page tables then, and a dump
+	 * it cannot read is refused here, not at the first read.
+	 */
+	if (arch == NULL && (!set_str(ks->ctx, KDUMP_ATTR_ARCH_NAME,
+	    _memstat_kvm_arch(kvm)->name) ||
+	    kdump_clear_attr(ks->ctx, KDUMP_ATTR_OSTYPE) != KDUMP_OK ||
+	    !set_str(ks->ctx, KDUMP_ATTR_OSTYPE, "linux")))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    kdump_get_err(ks->ctx)));
+	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo_line, ks->ctx,
+	    "KERNELOFFSET", 16, &kvm->kaslr);
 	return (0);
 }
 

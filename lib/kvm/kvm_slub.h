@@ -19,6 +19,7 @@ struct slub_slab_layout {
 struct slub_memmap {
 	uint64_t	 vmemmap, page_offset;
 	uint32_t	 page_size_struct;
+	unsigned	 page_shift;
 };
 
 /* The largest object a cache may have (see _memstat_slub_geometry()). */

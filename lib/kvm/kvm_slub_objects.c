@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/kvm_arch.h"
 #include "kvm/kvm_slub.h"
 #include "kvm/kvm_tasks.h"
 #include "kvm/kvm_stackdepot.h"
@@ -253,6 +254,9 @@ track_stack(struct memstat_kvm *kvm, struct cache_walk *w, const uint8_t *t,
 	}
 	if (n == 0)
 		return (0);
+	/* arm64's return addresses may be signed: the code's, unsigned. */
+	for (uint32_t i = 0; i < n; i++)
+		w->frames[i] = _memstat_kvm_arch_strip(kvm, w->frames[i]);
 	if (_memstat_objects_stack(w->ol, w->frames, n, &o->stack) != 0)
 		return (-1);
 	if (l->depot) {

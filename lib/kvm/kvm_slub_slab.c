@@ -5,8 +5,8 @@
  * that size a cache's per-CPU and per-node arrays.
  *
  * A slab's objects start at its first page's address in the direct map:
- * page_offset_base + pfn << PAGE_SHIFT, the pfn being the slab's index in
- * the struct page array at vmemmap_base.  Freelist pointers are stored as
+ * the direct map's start + pfn << PAGE_SHIFT, the pfn being the slab's
+ * index in the struct page array (kvm_arch.h says where both are).  Freelist pointers are stored as
  * the kernel stores them: under CONFIG_SLAB_FREELIST_HARDENED
  * (kmem_cache.random exists), the pointer XOR the cache's random XOR the
  * byte-swapped address it is stored at (mm/slub.c's
@@ -17,9 +17,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "kvm/kvm_arch.h"
 #include "kvm/kvm_slub.h"
 
-#define PAGE_SHIFT	12		/* x86-64 */
 #define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
 #define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 
@@ -67,16 +67,11 @@ _memstat_slub_slab_layout(struct memstat_kvm *kvm, struct slub_slab_layout *sl)
 int
 _memstat_slub_memmap(struct memstat_kvm *kvm, struct slub_memmap *mm)
 {
-	uint64_t addr;
-
-	if (_memstat_kvm_struct_size(kvm, "page", &mm->page_size_struct) != 0 ||
-	    _memstat_kvm_symbol(kvm, "vmemmap_base", &addr) != 0 ||
-	    _memstat_kvm_read_u64(kvm, addr, &mm->vmemmap) != 0 ||
-	    _memstat_kvm_symbol(kvm, "page_offset_base", &addr) != 0 ||
-	    _memstat_kvm_read_u64(kvm, addr, &mm->page_offset) != 0)
+	if (_memstat_kvm_struct_size(kvm, "page", &mm->page_size_struct) != 0)
 		return (-1);
-	kvm->direct_map = mm->page_offset;
-	return (0);
+	mm->page_shift = _memstat_kvm_page_shift(kvm);
+	return (_memstat_kvm_arch(kvm)->memmap(kvm, mm->page_size_struct,
+	    &mm->vmemmap, &mm->page_offset));
 }
 
 int
@@ -129,7 +124,7 @@ _memstat_slub_slab_base(struct memstat_kvm *kvm, const struct slub_memmap *mm,
 		    "slab 0x%" PRIx64 " is not in the struct page array",
 		    slab));
 	*base = mm->page_offset + ((slab - mm->vmemmap) /
-	    mm->page_size_struct << PAGE_SHIFT);
+	    mm->page_size_struct << mm->page_shift);
 	return (0);
 }
 

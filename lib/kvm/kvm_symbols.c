@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/kvm_arch.h"
 #include "kvm/kvm_finders.h"
 #include "kvm/kvm_image.h"
 #include "kvm/kvm_kallsyms.h"
@@ -151,8 +152,7 @@ system_map_load(struct memstat_kvm *kvm, FILE *f, struct kvm_symtab *st)
 		if (names_add(&nm, name, strlen(name), &off) != 0)
 			goto nomem;
 		st->syms[st->n].name = (const char *)(uintptr_t)off;
-		st->syms[st->n++].addr = a >= KVM_KERNEL_MAP ? a + kvm->kaslr :
-		    a;
+		st->syms[st->n++].addr = _memstat_kvm_arch_relocate(kvm, a);
 	}
 	if (st->n == 0) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -224,9 +224,8 @@ elf_symtab_load(struct memstat_kvm *kvm, struct kvm_symtab *st)
 				break;
 			}
 			st->syms[st->n].name = (const char *)(uintptr_t)off;
-			st->syms[st->n++].addr = sym.st_value >=
-			    KVM_KERNEL_MAP ?
-			    sym.st_value + kvm->kaslr : sym.st_value;
+			st->syms[st->n++].addr =
+			    _memstat_kvm_arch_relocate(kvm, sym.st_value);
 		}
 	}
 	elf_end(elf);

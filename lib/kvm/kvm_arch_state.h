@@ -1,0 +1,38 @@
+/*
+ * kvm_arch_state.h: what a core image's architecture told us, kept on
+ * the handle: data only, so that the handle need not know the
+ * architectures' code (kvm_arch.h), which reads through the handle.
+ */
+#ifndef KVM_ARCH_STATE_H
+#define KVM_ARCH_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct kvm_arch;
+
+/* Page-table steps remembered, by page: the kernel image's and vmemmap's. */
+#define KVM_TLB_SIZE	64
+
+struct kvm_arch_state {
+	const struct kvm_arch *ops;	/* NULL: x86-64's, as before */
+	unsigned	 page_shift;	/* the kernel's pages: 12, 14 or 16 */
+	/*
+	 * The direct map (arm64's linear map): [lin_start, lin_end) holds
+	 * physical memory at direct_map + its physical address; lin_end 0
+	 * until known.
+	 */
+	uint64_t	 lin_start, lin_end, direct_map;
+	/* The kernel image, where linear: [img_start, img_end), less img_delta. */
+	uint64_t	 img_start, img_end, img_delta;
+	/* arm64: the kernel's page tables, read by physical address. */
+	uint64_t	 pgd;		/* swapper_pg_dir's physical address */
+	unsigned	 va_bits;	/* translated: 64 less TCR_EL1.T1SZ */
+	bool		 lpa2;		/* OA[51:50] in descriptor bits 9:8 */
+	uint64_t	 pac_mask;	/* KERNELPACMASK: bits a return address signs */
+	uint64_t	 phys_offset;	/* PHYS_OFFSET (memstart_addr) */
+	uint64_t	 vmemmap_start;	/* NUMBER(VMEMMAP_START), or 0 */
+	uint64_t	 tlb_va[KVM_TLB_SIZE], tlb_pa[KVM_TLB_SIZE];
+};
+
+#endif /* !KVM_ARCH_STATE_H */

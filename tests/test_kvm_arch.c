@@ -1,0 +1,415 @@
+/*
+ * test_kvm_arch.c: the architecture room (kvm_arch.h).  arm64's page-table
+ * walk over tables built here by hand, as the Arm ARM lays them out, for
+ * each granule (4, 16 and 64 KiB), 3 to 5 levels, blocks at each level
+ * that has them, LPA's and LPA2's high output bits, and reserved and
+ * invalid entries; its answers kept per page; the linear map, KASLR and
+ * pointer authentication from a VMCOREINFO; and which architecture an
+ * image is, or the one line saying it is not read.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+#include "kvm/kvm_arch.h"
+
+/* Physical memory: the descriptors written, each at its address. */
+#define MAX_WORDS	64
+struct phys {
+	uint64_t	 addr[MAX_WORDS], word[MAX_WORDS];
+	size_t		 n;
+	unsigned	 reads;
+};
+
+static void
+poke(struct phys *p, uint64_t addr, uint64_t word)
+{
+	assert_true(p->n < MAX_WORDS);
+	p->addr[p->n] = addr;
+	p->word[p->n++] = word;
+}
+
+static bool
+peek(void *arg, uint64_t paddr, void *buf, size_t len)
+{
+	struct phys *p = arg;
+
+	p->reads++;
+	if (len != 8)
+		return (false);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->addr[i] == paddr) {
+			memcpy(buf, &p->word[i], 8);
+			return (true);
+		}
+	/* An entry never written: zero, invalid. */
+	memset(buf, 0, len);
+	return (true);
+}
+
+/* Index of vaddr at the level whose entries map 1 << at bytes. */
+static uint64_t
+index_at(uint64_t vaddr, unsigned at, unsigned width)
+{
+	return ((vaddr >> at) & ((1ULL << width) - 1));
+}
+
+#define TABLE	3ULL	/* valid, table (or a last level's page) */
+#define BLOCK	1ULL	/* valid, block */
+#define AF	(1ULL << 10)
+
+/*
+ * Tables for vaddr from pgd down: tables[i] the physical address of the
+ * table at level i below the top; stops at level `leaf` (0 the last)
+ * with desc_low | output bits, returns the state.
+ */
+static struct kvm_arch_state
+arm64_state(unsigned shift, unsigned va_bits, uint64_t pgd)
+{
+	struct kvm_arch_state st = { 0 };
+
+	st.ops = &_memstat_kvm_arch_aarch64;
+	st.page_shift = shift;
+	st.va_bits = va_bits;
+	st.lpa2 = shift != 16 && va_bits == 52;
+	st.pgd = pgd;
+	return (st);
+}
+
+static void
+build(struct phys *p, const struct kvm_arch_state *st, uint64_t vaddr,
+    const uint64_t *tables, unsigned leaf, uint64_t leaf_desc)
+{
+	unsigned shift = st->page_shift, per = shift - 3;
+	unsigned levels = (st->va_bits - shift + per - 1) / per;
+	uint64_t table = st->pgd;
+
+	for (unsigned l = levels, i = 0; l-- > 0; i++) {
+		unsigned at = shift + l * per;
+		unsigned width = l == levels - 1 ? st->va_bits - at : per;
+		uint64_t slot = table + index_at(vaddr, at, width) * 8;
+
+		if (l == leaf) {
+			poke(p, slot, leaf_desc);
+			return;
+		}
+		poke(p, slot, tables[i] | TABLE);
+		table = tables[i];
+	}
+}
+
+static uint64_t
+walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
+    int *rc)
+{
+	uint64_t pa = 0;
+
+	*rc = _memstat_kvm_arch_aarch64.walk(st, vaddr, &pa, peek, p);
+	return (pa);
+}
+
+/* 4 KiB, 48 bits: four levels; a page, a 2 MiB and a 1 GiB block. */
+static void
+test_walk_4k(void **state)
+{
+	struct kvm_arch_state st = arm64_state(12, 48, 0x40000000);
+	const uint64_t tables[] = { 0x40001000, 0x40002000, 0x40003000 };
+	const uint64_t va = 0xffff800008123456ULL;
+	struct phys p = { .n = 0 };
+	int rc;
+
+	(void)state;
+	build(&p, &st, va, tables, 0, 0x87654000ULL | AF | TABLE);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x87654456ULL);
+	assert_int_equal(rc, 0);
+	/* A 2 MiB block two levels down: the offset within it kept. */
+	build(&p, &st, 0xffff800040345678ULL, tables, 1,
+	    0x80200000ULL | AF | BLOCK);
+	assert_int_equal(walk(&st, &p, 0xffff800040345678ULL, &rc),
+	    0x80345678ULL);
+	assert_int_equal(rc, 0);
+	/* A 1 GiB block. */
+	build(&p, &st, 0xffff8000c1234567ULL, tables, 2,
+	    0xc0000000ULL | AF | BLOCK);
+	assert_int_equal(walk(&st, &p, 0xffff8000c1234567ULL, &rc),
+	    0xc1234567ULL);
+	assert_int_equal(rc, 0);
+	/* Unmapped, and a last level's entry with bit 1 clear: reserved. */
+	(void)walk(&st, &p, 0xffff900000000000ULL, &rc);
+	assert_int_equal(rc, -1);
+	build(&p, &st, 0xffff800008124000ULL, tables, 0, 0x87655000ULL | BLOCK);
+	(void)walk(&st, &p, 0xffff800008124000ULL, &rc);
+	assert_int_equal(rc, -1);
+	/* A user address: TTBR0's, not the kernel's. */
+	(void)walk(&st, &p, 0x0000400000000000ULL, &rc);
+	assert_int_equal(rc, -1);
+}
+
+/* 16 KiB, 47 bits (Debian's arm64-16k): three levels, 32 MiB blocks. */
+static void
+test_walk_16k(void **state)
+{
+	struct kvm_arch_state st = arm64_state(14, 47, 0x50000000);
+	const uint64_t tables[] = { 0x50004000, 0x50008000 };
+	const uint64_t va = 0xffffc00008123456ULL;
+	struct phys p = { .n = 0 };
+	int rc;
+
+	(void)state;
+	build(&p, &st, va, tables, 0, 0x12344000ULL | AF | TABLE);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x12347456ULL);
+	assert_int_equal(rc, 0);
+	build(&p, &st, 0xffffc00042345678ULL, tables, 1,
+	    0x62000000ULL | AF | BLOCK);
+	assert_int_equal(walk(&st, &p, 0xffffc00042345678ULL, &rc),
+	    0x62345678ULL);
+	assert_int_equal(rc, 0);
+}
+
+/* 64 KiB, 52-bit physical addresses by LPA: OA[51:48] in bits 15:12. */
+static void
+test_walk_64k_lpa(void **state)
+{
+	struct kvm_arch_state st = arm64_state(16, 48, 0x60000000);
+	const uint64_t tables[] = { 0x60010000, 0x60020000 };
+	const uint64_t va = 0xffff800008123456ULL;
+	struct phys p = { .n = 0 };
+	int rc;
+
+	(void)state;
+	/* The page at 0x000a_0000_1234_0000: 0xa in bits 15:12. */
+	build(&p, &st, va, tables, 0,
+	    0x12340000ULL | 0xa000ULL | AF | TABLE);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x000a000012343456ULL);
+	assert_int_equal(rc, 0);
+}
+
+/* 4 KiB, 52 bits by LPA2: five levels, OA[51:50] in bits 9:8. */
+static void
+test_walk_4k_lpa2(void **state)
+{
+	struct kvm_arch_state st = arm64_state(12, 52, 0x70000000);
+	const uint64_t tables[] = { 0x70001000, 0x70002000, 0x70003000,
+	    0x70004000 };
+	const uint64_t va = 0xfff8000008123456ULL;
+	struct phys p = { .n = 0 };
+	int rc;
+
+	(void)state;
+	/* The page at 0x000c_0001_2345_6000: 3 in bits 9:8. */
+	build(&p, &st, va, tables, 0,
+	    0x0000000123456000ULL | (3ULL << 8) | AF | TABLE);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x000c000123456456ULL);
+	assert_int_equal(rc, 0);
+	/* The same bits without LPA2 (48 bits) are shareability, not OA. */
+	st = arm64_state(12, 48, 0x70000000);
+	p.n = 0;
+	build(&p, &st, 0xffff800008123456ULL, tables, 0,
+	    0x0000000123456000ULL | (3ULL << 8) | AF | TABLE);
+	assert_int_equal(walk(&st, &p, 0xffff800008123456ULL, &rc),
+	    0x0000000123456456ULL);
+	assert_int_equal(rc, 0);
+}
+
+/* VMCOREINFO as text, for the setup. */
+static int
+line_of(void *arg, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = arg; *p != '\0'; p = strchr(p, '\n') + 1) {
+		const char *nl = strchr(p, '\n');
+
+		if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			size_t n = (size_t)(nl - p) - klen - 1;
+
+			if (n >= len)
+				return (-1);
+			memcpy(buf, p + klen + 1, n);
+			buf[n] = '\0';
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+/* Debian's arm64 6.12 as it ran: KASLR, the linear map moved. */
+static const char arm64_info[] =
+    "OSRELEASE=6.12.0-test-arm64\n"
+    "PAGESIZE=4096\n"
+    "SYMBOL(swapper_pg_dir)=ffffa1b2c4a3e000\n"
+    "SYMBOL(mem_section)=ffff0000ff7f5c00\n"
+    "NUMBER(VA_BITS)=48\n"
+    "NUMBER(MODULES_VADDR)=0xffff800000000000\n"
+    "NUMBER(VMEMMAP_START)=0xfffffc0000000000\n"
+    "NUMBER(kimage_voffset)=0xffffa1b243200000\n"
+    "NUMBER(PHYS_OFFSET)=0x40000000\n"
+    "NUMBER(TCR_EL1_T1SZ)=0x10\n"
+    "KERNELOFFSET=21b2c3200000\n"
+    "NUMBER(KERNELPACMASK)=0xff7f000000000000\n";
+
+static void
+test_arm64_setup(void **state)
+{
+	struct memstat_kvm kvm = { 0 };
+	uint64_t pa, vmemmap, direct;
+
+	(void)state;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)arm64_info), 0);
+	assert_ptr_equal(_memstat_kvm_arch(&kvm), &_memstat_kvm_arch_aarch64);
+	assert_int_equal(_memstat_kvm_page_shift(&kvm), 12);
+	assert_int_equal(kvm.arch.pgd, 0xffffa1b2c4a3e000ULL -
+	    0xffffa1b243200000ULL);
+	/* The linear map: PAGE_OFFSET holds PHYS_OFFSET. */
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0xffff000000001234ULL,
+	    &pa));
+	assert_int_equal(pa, 0x40001234ULL);
+	/* Up to the modules, no further: the image is the walk's. */
+	assert_false(_memstat_kvm_arch_linear(&kvm, 0xffff800000000000ULL,
+	    &pa));
+	assert_false(_memstat_kvm_arch_linear(&kvm, 0xffffa1b2c4a3e000ULL,
+	    &pa));
+	/* vmemmap: VMEMMAP_START less PHYS_OFFSET's pages of 64 bytes. */
+	assert_int_equal(_memstat_kvm_arch_aarch64.memmap(&kvm, 64, &vmemmap,
+	    &direct), 0);
+	assert_int_equal(vmemmap, 0xfffffc0000000000ULL - (0x40000ULL * 64));
+	assert_int_equal(direct, 0xffff000000000000ULL - 0x40000000ULL);
+	/* Every symbol is the image's, per-CPU ones too. */
+	kvm.kaslr = 0x21b2c3200000ULL;
+	assert_int_equal(_memstat_kvm_arch_relocate(&kvm,
+	    0xffff800080000000ULL), 0xffff800080000000ULL + kvm.kaslr);
+	/* A signed return address, stripped; data addresses untouched. */
+	assert_int_equal(_memstat_kvm_arch_strip(&kvm, 0x3a7fa1b2c4567890ULL |
+	    (1ULL << 55)), 0xffffa1b2c4567890ULL);
+	assert_int_equal(_memstat_kvm_arch_strip(&kvm, 0x0000aaaabbbb0000ULL),
+	    0x0000aaaabbbb0000ULL);
+}
+
+/* A KASLR'd linear map: PHYS_OFFSET below zero (5.10's). */
+static void
+test_arm64_negative_phys_offset(void **state)
+{
+	static const char info[] =
+	    "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=ffffd0a5e9b9a000\n"
+	    "NUMBER(VA_BITS)=48\n"
+	    "NUMBER(kimage_voffset)=0xffffd0a5a8600000\n"
+	    "NUMBER(PHYS_OFFSET)=0xfffff48b00000000\n"
+	    "NUMBER(VMEMMAP_START)=0xfffffdffc0000000\n";
+	struct memstat_kvm kvm = { 0 };
+	uint64_t pa, vmemmap, direct;
+
+	(void)state;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "aarch64", line_of,
+	    (void *)info), 0);
+	/* Physical 0x4000_0000 sits at PAGE_OFFSET + 0x4000_0000 - PHYS_OFFSET. */
+	assert_true(_memstat_kvm_arch_linear(&kvm,
+	    0xffff000000000000ULL + 0x40000000ULL + 0xb7500000000ULL, &pa));
+	assert_int_equal(pa, 0x40000000ULL);
+	assert_int_equal(_memstat_kvm_arch_aarch64.memmap(&kvm, 64, &vmemmap,
+	    &direct), 0);
+	/* memstart_addr's pages counted signed: the array starts above. */
+	assert_int_equal(vmemmap, 0xfffffdffc0000000ULL +
+	    (0xb7500000000ULL >> 12) * 64);
+}
+
+/* The walk's answers kept per page: a second read walks nothing. */
+static void
+test_walk_kept(void **state)
+{
+	struct memstat_kvm kvm = { 0 };
+	const uint64_t tables[] = { 0x40001000, 0x40002000, 0x40003000 };
+	const uint64_t va = 0xffff800008123456ULL;
+	struct phys p = { .n = 0 };
+	uint64_t pa;
+
+	(void)state;
+	kvm.arch = arm64_state(12, 48, 0x40000000);
+	build(&p, &kvm.arch, va, tables, 0, 0x87654000ULL | AF | TABLE);
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va, &pa, peek, &p), 0);
+	assert_int_equal(pa, 0x87654456ULL);
+	assert_int_equal(p.reads, 4);
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va + 8, &pa, peek, &p),
+	    0);
+	assert_int_equal(pa, 0x8765445eULL);
+	assert_int_equal(p.reads, 4);
+	/* x86-64 leaves the walk to libkdumpfile. */
+	kvm.arch.ops = &_memstat_kvm_arch_x86_64;
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va, &pa, peek, &p), 1);
+}
+
+/* x86-64: the image linear from phys_base; what KASLR moves. */
+static void
+test_x86_setup(void **state)
+{
+	static const char info[] = "OSRELEASE=6.1.0-test-amd64\n"
+	    "PAGESIZE=4096\nSYMBOL(init_top_pgt)=ffffffff8b60a000\n"
+	    "NUMBER(phys_base)=-2113929216\n";
+	struct memstat_kvm kvm = { 0 };
+	uint64_t pa;
+
+	(void)state;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)info), 0);
+	assert_ptr_equal(_memstat_kvm_arch(&kvm), &_memstat_kvm_arch_x86_64);
+	/* phys_base negative: the image loaded below its link address. */
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0xffffffff81000000ULL,
+	    &pa));
+	assert_int_equal(pa, 0x1000000ULL - 2113929216ULL);
+	kvm.kaslr = 0x9000000;
+	assert_int_equal(_memstat_kvm_arch_relocate(&kvm,
+	    0xffffffff81000000ULL), 0xffffffff8a000000ULL);
+	/* Per-CPU symbols are offsets: KASLR does not move them. */
+	assert_int_equal(_memstat_kvm_arch_relocate(&kvm, 0x1f000ULL),
+	    0x1f000ULL);
+}
+
+/* An architecture not read, and an arm64 image that cannot be read. */
+static void
+test_refusals(void **state)
+{
+	static const char bad_page[] = "PAGESIZE=8192\n"
+	    "SYMBOL(swapper_pg_dir)=ffff800081a3e000\nNUMBER(VA_BITS)=48\n"
+	    "NUMBER(kimage_voffset)=0xffff7fff43200000\n"
+	    "NUMBER(PHYS_OFFSET)=0x40000000\n";
+	static const char no_pgd[] = "PAGESIZE=4096\nNUMBER(VA_BITS)=48\n"
+	    "NUMBER(kimage_voffset)=0xffff7fff43200000\n"
+	    "NUMBER(PHYS_OFFSET)=0x40000000\n";
+	struct memstat_kvm kvm = { 0 };
+
+	(void)state;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "ppc64", line_of,
+	    (void *)arm64_info), -1);
+	assert_int_equal(kvm.err.code, MEMSTAT_ERROR_KVM);
+	assert_string_equal(kvm.err.msg, "a core image of ppc64: only x86-64 "
+	    "and arm64 images are read");
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)bad_page), -1);
+	assert_non_null(strstr(kvm.err.msg, "8192-byte pages"));
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)no_pgd), -1);
+	assert_non_null(strstr(kvm.err.msg, "SYMBOL(swapper_pg_dir)"));
+	assert_string_equal(_memstat_kvm_arch_of_elf(183), "aarch64");
+	assert_null(_memstat_kvm_arch_of_elf(0));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_walk_4k),
+		cmocka_unit_test(test_walk_16k),
+		cmocka_unit_test(test_walk_64k_lpa),
+		cmocka_unit_test(test_walk_4k_lpa2),
+		cmocka_unit_test(test_walk_kept),
+		cmocka_unit_test(test_arm64_setup),
+		cmocka_unit_test(test_arm64_negative_phys_offset),
+		cmocka_unit_test(test_x86_setup),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
