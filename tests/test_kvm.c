@@ -490,8 +490,8 @@ test_no_btf(void **state)
 
 	(void)state;
 	assert_system_refused(map, map_of(names, 3, map, sizeof(map)),
-	    "neither __start_BTF nor _etext and _edata are among the "
-	    "kernel's symbols: name its types with -N");
+	    "neither __start_BTF nor _etext and _edata (or _sinittext) are "
+	    "among the kernel's symbols: name its types with -N");
 }
 
 /*

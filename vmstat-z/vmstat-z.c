@@ -180,6 +180,8 @@ static void
 warn_damage(struct memory_type_list *list, bool counts, bool aliases)
 {
 	struct memory_type *mtp;
+	const char *unknown = NULL;
+	size_t same = 0;
 	bool told = false;
 
 	for (mtp = memstat_mtl_first(list); mtp != NULL;
@@ -195,10 +197,18 @@ warn_damage(struct memory_type_list *list, bool counts, bool aliases)
 		if ((memstat_get_unknown(mtp) & MEMSTAT_UNKNOWN_ALLOCATED) == 0)
 			warnx("%s: read in part: %s", memstat_get_name(mtp),
 			    memstat_get_damage(mtp));
-		else if (counts)
+		else if (counts && unknown != NULL &&
+		    strcmp(unknown, memstat_get_damage(mtp)) == 0)
+			same++;		/* one reason for all: said once */
+		else if (counts) {
 			warnx("%s: allocated unknown: %s",
 			    memstat_get_name(mtp), memstat_get_damage(mtp));
+			unknown = memstat_get_damage(mtp);
+		}
 	}
+	if (same > 0)
+		warnx("and %zu more caches' allocated unknown for the same "
+		    "reason", same);
 }
 
 static void

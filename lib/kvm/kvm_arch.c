@@ -59,6 +59,7 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
     kvm_vmcoreinfo_fn line, void *arg)
 {
 	const struct kvm_arch *a = NULL;
+	uint64_t bits;
 
 	for (size_t i = 0; i < NARCHES && a == NULL; i++)
 		if (name != NULL ? strcmp(name, arches[i]->name) == 0 :
@@ -74,6 +75,10 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	memset(&kvm->arch, 0, sizeof(kvm->arch));
 	kvm->arch.ops = a;
 	kvm->arch.page_shift = 12;
+	if (_memstat_kvm_vmcoreinfo_number(line, arg,
+	    "NUMBER(SECTION_SIZE_BITS)", 10, &bits) == 0 && bits >= 12 &&
+	    bits < 48)
+		kvm->arch.section_bits = (unsigned)bits;
 	return (a->setup(kvm, line, arg));
 }
 

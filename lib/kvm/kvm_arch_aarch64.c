@@ -23,13 +23,10 @@
 
 #include "kvm/kvm_arch.h"
 #include "kvm/kvm_finders.h"
+#include "kvm/kvm_sections.h"
 
 #define DESC_VALID	1ULL
 #define DESC_TABLE	2ULL		/* above the last level; a page at it */
-#define MAX_ROOTS	(1u << 16)	/* NR_SECTION_ROOTS' bound */
-/* mm/sparse.c: SECTION_HAS_MEM_MAP, and flag bits below the map. */
-#define SECTION_HAS_MEM_MAP	2ULL
-#define SECTION_FLAG_BITS	8
 
 static bool
 arm64_claims(kvm_vmcoreinfo_fn line, void *arg)
@@ -156,42 +153,13 @@ arm64_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 	return (-1);
 }
 
-/* The struct page array as any present section's encoded map says. */
+/* The first section's map: with SPARSEMEM_VMEMMAP, the array's start. */
 static int
-vmemmap_of_sections(struct memstat_kvm *kvm, uint64_t *vmemmap)
+first_map(void *arg, uint64_t nr, uint64_t map)
 {
-	struct kvm_member map;
-	uint64_t roots, root, coded;
-	uint32_t size;
-	size_t per_root;
-
-	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "mem_section", &roots) != 0)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an arm64 "
-		    "image whose VMCOREINFO has neither VMEMMAP_START nor "
-		    "mem_section: its struct pages cannot be found"));
-	if (_memstat_kvm_struct_size(kvm, "mem_section", &size) != 0 ||
-	    _memstat_kvm_member(kvm, "mem_section", "section_mem_map",
-	    &map) != 0)
-		return (-1);
-	if (size == 0 || size > 4096)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a %" PRIu32 "-byte mem_section", size));
-	per_root = ((size_t)1 << _memstat_kvm_page_shift(kvm)) / size;
-	for (uint32_t r = 0; r < MAX_ROOTS; r++) {
-		if (_memstat_kvm_read_u64(kvm, roots + 8ULL * r, &root) != 0)
-			return (-1);
-		for (size_t i = 0; root != 0 && i < per_root; i++) {
-			if (_memstat_kvm_read_u64(kvm, root + i * size +
-			    map.offset, &coded) != 0)
-				return (-1);
-			if ((coded & SECTION_HAS_MEM_MAP) == 0)
-				continue;
-			*vmemmap = coded & ~((1ULL << SECTION_FLAG_BITS) - 1);
-			return (0);
-		}
-	}
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-	    "no memory section has a struct page array"));
+	(void)nr;
+	*(uint64_t *)arg = map;
+	return (1);
 }
 
 static int
@@ -199,10 +167,16 @@ arm64_memmap(struct memstat_kvm *kvm, uint32_t page_size, uint64_t *vmemmap,
     uint64_t *direct_map)
 {
 	const struct kvm_arch_state *st = &kvm->arch;
+	int rc;
 
 	*direct_map = st->direct_map;
-	if (st->vmemmap_start == 0)
-		return (vmemmap_of_sections(kvm, vmemmap));
+	if (st->vmemmap_start == 0) {
+		if ((rc = _memstat_kvm_sections_each(kvm, first_map,
+		    vmemmap)) != 0)
+			return (rc == 1 ? 0 : -1);
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "no memory section has a struct page array"));
+	}
 	/* memstart_addr is signed: KASLR may put it below zero. */
 	*vmemmap = st->vmemmap_start - (uint64_t)(((int64_t)st->phys_offset >>
 	    st->page_shift) * (int64_t)page_size);

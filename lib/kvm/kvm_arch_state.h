@@ -33,6 +33,8 @@ struct kvm_arch_state {
 	uint64_t	 phys_offset;	/* PHYS_OFFSET (memstart_addr) */
 	uint64_t	 vmemmap_start;	/* NUMBER(VMEMMAP_START), or 0 */
 	uint64_t	 tlb_va[KVM_TLB_SIZE], tlb_pa[KVM_TLB_SIZE];
+	/* SPARSEMEM's section size (NUMBER(SECTION_SIZE_BITS)), or 0. */
+	unsigned	 section_bits;
 };
 
 #endif /* !KVM_ARCH_STATE_H */

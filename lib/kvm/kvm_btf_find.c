@@ -4,7 +4,9 @@
  * the kallsyms of some arm64 kernels, or a System.map that lacks it).
  * RO_DATA() puts .BTF among the read-only data, which lies between the
  * end of the text (_etext) and the end of the data (_edata) on x86-64 and
- * arm64 alike.  A page at a time, each 4-byte boundary is held to a BTF
+ * arm64 alike; before the init text (_sinittext) too, which kallsyms name
+ * where they name the code only (no CONFIG_KALLSYMS_ALL, Debian's arm64
+ * 5.10 and 6.1: no _edata among them).  A page at a time, each 4-byte boundary is held to a BTF
  * header (linux/btf.h): magic 0xeb9f, version 1, a 24-byte header, the
  * types first and the strings right after them, whose first byte is the
  * empty string's NUL, the whole no larger than a kernel's.  A page the
@@ -56,11 +58,13 @@ _memstat_kvm_btf_find(struct memstat_kvm *kvm, uint64_t max, uint64_t *start,
 	uint64_t from, end;
 
 	if (_memstat_kvm_symbol(kvm, "_etext", &from) != 0 ||
-	    _memstat_kvm_symbol(kvm, "_edata", &end) != 0)
+	    (_memstat_kvm_symbol(kvm, "_edata", &end) != 0 &&
+	    _memstat_kvm_symbol(kvm, "_sinittext", &end) != 0))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "neither __start_BTF nor _etext and _edata are among the "
-		    "kernel's symbols: name its types with -N, a vmlinux with "
-		    "a .BTF section or a raw BTF file (pahole -J)"));
+		    "neither __start_BTF nor _etext and _edata (or "
+		    "_sinittext) are among the kernel's symbols: name its "
+		    "types with -N, a vmlinux with a .BTF section or a raw BTF "
+		    "file (pahole -J)"));
 	if (end <= from || end - from > MAX_RANGE)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "_etext..._edata is not the kernel's data"));

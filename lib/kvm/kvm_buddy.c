@@ -70,8 +70,10 @@ nodes_of(struct memstat_kvm *kvm, uint64_t *nodes, int *n)
 	*n = 0;
 	if (_memstat_kvm_symbol(kvm, "node_data", &node_data) != 0) {
 		/* No NUMA: one node, contig_page_data. */
-		if (_memstat_kvm_symbol(kvm, "contig_page_data", &p) != 0)
+		if (_memstat_kvm_symbol(kvm, "contig_page_data", &p) != 0) {
+			(void)_memstat_kvm_code_only(kvm, "node_data");
 			return (-1);
+		}
 		nodes[(*n)++] = p;
 		return (0);
 	}

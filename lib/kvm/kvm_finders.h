@@ -13,6 +13,13 @@
 int	_memstat_kvm_symbol(struct memstat_kvm *kvm, const char *name,
 	    uint64_t *addr);
 void	_memstat_kvm_symtab_free(struct kvm_symtab *st);
+/*
+ * Whether the symbols name the kernel's code only (kallsyms of a kernel
+ * built without CONFIG_KALLSYMS_ALL: no init_task among them), so that a
+ * data symbol missing says nothing of the kernel.  Then name's absence
+ * recorded so (KVM_NOSYMBOL, -N named as the way out): true.
+ */
+bool	_memstat_kvm_code_only(struct memstat_kvm *kvm, const char *name);
 /* Every symbol of the table, in its order (fixtures/tools/kallsyms). */
 int	_memstat_kvm_symbols_each(struct memstat_kvm *kvm,
 	    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg);

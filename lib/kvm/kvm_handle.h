@@ -65,6 +65,8 @@ struct memstat_kvm {
 	struct btf		*btf;		/* NULL: not loaded yet */
 	bool			 live;		/* the running kernel's memory */
 	struct kvm_arch_state	 arch;		/* kvm_arch.h */
+	/* slab_caches, where found by structure (kvm_slub_find.c), or 0. */
+	uint64_t		 slab_caches;
 	struct memstat_err	 err;		/* the last failure */
 };
 

@@ -149,13 +149,13 @@ int
 _memstat_kvm_slab_links(struct memstat_kvm *kvm, struct slab_aliases *sa)
 {
 	struct kernfs_layout l;
-	uint64_t addr, kset, dir, root;
+	uint64_t kset, dir, root;
+	int rc;
 
 	/* A kernel without sysfs has no slab_kset, and no aliases to show. */
-	if (_memstat_kvm_symbol(kvm, "slab_kset", &addr) != 0)
-		return (0);
-	if (layout_load(kvm, &l) != 0 ||
-	    _memstat_kvm_read_u64(kvm, addr, &kset) != 0)
+	if ((rc = _memstat_slub_kset(kvm, &kset)) != 0)
+		return (rc == 1 ? 0 : left_out(kvm, sa) ? 0 : -1);
+	if (layout_load(kvm, &l) != 0)
 		return (-1);
 	if (kset == 0)
 		return (0);

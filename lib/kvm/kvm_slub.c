@@ -235,7 +235,7 @@ cache_allocated(struct memstat_kvm *kvm, const struct layout *l,
 	uint64_t free;
 	int tries = 0;
 
-	damage[0] = '\0';
+	snprintf(damage, MEMSTAT_ERRLEN, "%s", l->cpu.why);
 	if (!l->cpu.ok)
 		return;
 	do {
@@ -388,7 +388,7 @@ slub_walk_caches(struct memstat_kvm *kvm, const struct layout *lp,
 	uint64_t head, nr_node_ids;
 	int rc, tries = 0;
 
-	if (_memstat_kvm_symbol(kvm, "slab_caches", &head) != 0 ||
+	if (_memstat_slub_caches_head(kvm, &head) != 0 ||
 	    _memstat_slub_nr_nodes(kvm, &l.cache_node, &nr_node_ids) != 0)
 		return (-1);
 	while ((rc = slub_walk_once(kvm, &l, head, nr_node_ids, si)) != 0)

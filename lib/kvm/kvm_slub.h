@@ -44,6 +44,8 @@ struct slub_geometry_layout {
  */
 struct slub_cpu_layout {
 	bool		 ok;
+	/* Why not ok, where every cache's count is unknown for it. */
+	char		 why[MEMSTAT_ERRLEN];
 	bool		 sheaves;
 	uint32_t	 ncpus;
 	uint64_t	*cpu_offset;	/* __per_cpu_offset[0..ncpus-1] */
@@ -67,6 +69,15 @@ int	_memstat_slub_nr_nodes(struct memstat_kvm *kvm,
 	    const struct kvm_array *node, uint64_t *n);
 /* nr_cpu_ids, checked (kvm_slub_slab.c): 0, or -1 with the error recorded. */
 int	_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n);
+/*
+ * Found by name, else by the image's structure where kallsyms name the
+ * code only (kvm_slub_find.c): slab_caches, the list of every cache (0,
+ * or -1 with the error); slab_kset's kset (0; 1 where the kernel has no
+ * sysfs; -1); the nodes past the highest online one (0, or -1).
+ */
+int	_memstat_slub_caches_head(struct memstat_kvm *kvm, uint64_t *head);
+int	_memstat_slub_kset(struct memstat_kvm *kvm, uint64_t *kset);
+int	_memstat_slub_online_nodes(struct memstat_kvm *kvm, uint64_t *n);
 
 /* A member of the struct at base, as an unsigned number of its size
  * (kvm_slub_slab.c). */

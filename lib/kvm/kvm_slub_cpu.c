@@ -17,6 +17,7 @@
  * list that loops or leaves its slab is reported, not followed.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,9 +92,18 @@ cpu_offsets(struct memstat_kvm *kvm, struct slub_cpu_layout *cl)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
 		    "per-CPU offsets"));
 	cl->ncpus = n;
-	/* A kernel without SMP has no per-CPU offsets: all are 0. */
-	if (_memstat_kvm_symbol(kvm, "__per_cpu_offset", &addr) != 0)
+	/*
+	 * A kernel without SMP has no per-CPU offsets: all are 0.  Nor do
+	 * kallsyms of the code only name them (or nr_cpu_ids): unknown.
+	 */
+	if (_memstat_kvm_symbol(kvm, "__per_cpu_offset", &addr) != 0) {
+		if (_memstat_kvm_code_only(kvm, "__per_cpu_offset")) {
+			snprintf(cl->why, sizeof(cl->why), "%s",
+			    kvm->err.msg);
+			return (-1);
+		}
 		return (n == 1 ? 0 : -1);
+	}
 	return (_memstat_kvm_read(kvm, addr, cl->cpu_offset,
 	    n * sizeof(uint64_t)));
 }

@@ -521,7 +521,7 @@ objects_walk(struct memstat_kvm *kvm, struct memstat_objects *ol,
 	int rc = -1;
 
 	if (layout_load(kvm, &l) != 0 ||
-	    _memstat_kvm_symbol(kvm, "slab_caches", &head) != 0 ||
+	    _memstat_slub_caches_head(kvm, &head) != 0 ||
 	    _memstat_slub_member(kvm, head, &l.list_next, &e) != 0)
 		return (-1);
 	if ((w = calloc(1, sizeof(*w))) == NULL)

@@ -170,13 +170,16 @@ _memstat_slub_nr_nodes(struct memstat_kvm *kvm, const struct kvm_array *node,
 	uint64_t addr;
 	uint32_t nodes32;
 
-	*n = 1;
-	/* Without NUMA the kernel has no nr_node_ids: one node. */
+	/*
+	 * Without NUMA the kernel has no nr_node_ids (one node), nor where
+	 * kallsyms name the code only: past the highest online node then.
+	 */
 	if (_memstat_kvm_symbol(kvm, "nr_node_ids", &addr) == 0) {
 		if (_memstat_kvm_read_u32(kvm, addr, &nodes32) != 0)
 			return (-1);
 		*n = nodes32;
-	}
+	} else if (_memstat_slub_online_nodes(kvm, n) != 0)
+		return (-1);
 	if (*n == 0 || *n > MAX_NODES || *n > node->count)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "nr_node_ids is %" PRIu64, *n));

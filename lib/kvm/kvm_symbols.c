@@ -317,6 +317,21 @@ none:
 	    kvm->system : "dump's kallsyms"));
 }
 
+bool
+_memstat_kvm_code_only(struct memstat_kvm *kvm, const char *name)
+{
+	uint64_t addr;
+
+	if (_memstat_kvm_symbol(kvm, "init_task", &addr) == 0 ||
+	    kvm->syms == NULL)
+		return (false);
+	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL, "no symbol %s in "
+	    "the dump's kallsyms, which name the kernel's code only (a "
+	    "kernel built without CONFIG_KALLSYMS_ALL): name its System.map "
+	    "with -N", name);
+	return (true);
+}
+
 int
 _memstat_kvm_symbols_each(struct memstat_kvm *kvm,
     void (*fn)(const char *name, uint64_t addr, void *arg), void *arg)
