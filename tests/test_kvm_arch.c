@@ -110,6 +110,17 @@ walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
 	return (pa);
 }
 
+/* The walk of vaddr gives paddr. */
+static void
+assert_walks(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
+    uint64_t paddr)
+{
+	int rc;
+
+	assert_int_equal(walk(st, p, vaddr, &rc), paddr);
+	assert_int_equal(rc, 0);
+}
+
 /* 4 KiB, 48 bits: four levels; a page, a 2 MiB and a 1 GiB block. */
 static void
 test_walk_4k(void **state)
@@ -122,20 +133,15 @@ test_walk_4k(void **state)
 
 	(void)state;
 	build(&p, &st, va, tables, 0, 0x87654000ULL | AF | TABLE);
-	assert_int_equal(walk(&st, &p, va, &rc), 0x87654456ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, va, 0x87654456ULL);
 	/* A 2 MiB block two levels down: the offset within it kept. */
 	build(&p, &st, 0xffff800040345678ULL, tables, 1,
 	    0x80200000ULL | AF | BLOCK);
-	assert_int_equal(walk(&st, &p, 0xffff800040345678ULL, &rc),
-	    0x80345678ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, 0xffff800040345678ULL, 0x80345678ULL);
 	/* A 1 GiB block. */
 	build(&p, &st, 0xffff8000c1234567ULL, tables, 2,
 	    0xc0000000ULL | AF | BLOCK);
-	assert_int_equal(walk(&st, &p, 0xffff8000c1234567ULL, &rc),
-	    0xc1234567ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, 0xffff8000c1234567ULL, 0xc1234567ULL);
 	/* Unmapped, and a last level's entry with bit 1 clear: reserved. */
 	(void)walk(&st, &p, 0xffff900000000000ULL, &rc);
 	assert_int_equal(rc, -1);
@@ -155,17 +161,13 @@ test_walk_16k(void **state)
 	const uint64_t tables[] = { 0x50004000, 0x50008000 };
 	const uint64_t va = 0xffffc00008123456ULL;
 	struct phys p = { .n = 0 };
-	int rc;
 
 	(void)state;
 	build(&p, &st, va, tables, 0, 0x12344000ULL | AF | TABLE);
-	assert_int_equal(walk(&st, &p, va, &rc), 0x12347456ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, va, 0x12347456ULL);
 	build(&p, &st, 0xffffc00042345678ULL, tables, 1,
 	    0x62000000ULL | AF | BLOCK);
-	assert_int_equal(walk(&st, &p, 0xffffc00042345678ULL, &rc),
-	    0x62345678ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, 0xffffc00042345678ULL, 0x62345678ULL);
 }
 
 /* 64 KiB, 52-bit physical addresses by LPA: OA[51:48] in bits 15:12. */
@@ -176,14 +178,12 @@ test_walk_64k_lpa(void **state)
 	const uint64_t tables[] = { 0x60010000, 0x60020000 };
 	const uint64_t va = 0xffff800008123456ULL;
 	struct phys p = { .n = 0 };
-	int rc;
 
 	(void)state;
 	/* The page at 0x000a_0000_1234_0000: 0xa in bits 15:12. */
 	build(&p, &st, va, tables, 0,
 	    0x12340000ULL | 0xa000ULL | AF | TABLE);
-	assert_int_equal(walk(&st, &p, va, &rc), 0x000a000012343456ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, va, 0x000a000012343456ULL);
 }
 
 /* 4 KiB, 52 bits by LPA2: five levels, OA[51:50] in bits 9:8. */
@@ -195,22 +195,18 @@ test_walk_4k_lpa2(void **state)
 	    0x70004000 };
 	const uint64_t va = 0xfff8000008123456ULL;
 	struct phys p = { .n = 0 };
-	int rc;
 
 	(void)state;
 	/* The page at 0x000c_0001_2345_6000: 3 in bits 9:8. */
 	build(&p, &st, va, tables, 0,
 	    0x0000000123456000ULL | (3ULL << 8) | AF | TABLE);
-	assert_int_equal(walk(&st, &p, va, &rc), 0x000c000123456456ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, va, 0x000c000123456456ULL);
 	/* The same bits without LPA2 (48 bits) are shareability, not OA. */
 	st = arm64_state(12, 48, 0x70000000);
 	p.n = 0;
 	build(&p, &st, 0xffff800008123456ULL, tables, 0,
 	    0x0000000123456000ULL | (3ULL << 8) | AF | TABLE);
-	assert_int_equal(walk(&st, &p, 0xffff800008123456ULL, &rc),
-	    0x0000000123456456ULL);
-	assert_int_equal(rc, 0);
+	assert_walks(&st, &p, 0xffff800008123456ULL, 0x0000000123456456ULL);
 }
 
 /* VMCOREINFO as text, for the setup. */

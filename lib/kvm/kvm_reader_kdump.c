@@ -49,20 +49,33 @@ phys_read_any(void *arg, uint64_t paddr, void *buf, size_t len)
 	    KDUMP_OK && got == len);
 }
 
+/*
+ * Whether the dump left out a page of [paddr, paddr + len) (makedumpfile
+ * -d), a read of addr: then the error recorded.
+ */
+static bool
+left_out(struct memstat_kvm *kvm, const struct kdump_state *ks,
+    uint64_t addr, uint64_t paddr, size_t len)
+{
+	uint64_t left;
+
+	if (!_memstat_diskdump_phys_left_out(ks->dd, paddr, len, &left))
+		return (false);
+	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+	    "bytes at 0x%" PRIx64 ": the dump left out the page at 0x%"
+	    PRIx64 " (makedumpfile -d)", len, addr, left);
+	return (true);
+}
+
 /* Physical [paddr, paddr + len), or -1 with why recorded (addr's). */
 static int
 phys_read_at(struct memstat_kvm *kvm, const struct kdump_state *ks,
     uint64_t addr, uint64_t paddr, void *buf, size_t len)
 {
-	uint64_t left;
-
 	if (phys_read_any((void *)(uintptr_t)ks, paddr, buf, len))
 		return (0);
-	if (_memstat_diskdump_phys_left_out(ks->dd, paddr, len, &left))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
-		    "cannot read %zu bytes at 0x%" PRIx64 ": the dump left "
-		    "out the page at 0x%" PRIx64 " (makedumpfile -d)", len,
-		    addr, left));
+	if (left_out(kvm, ks, addr, paddr, len))
+		return (-1);
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
 	    "cannot read %zu bytes at 0x%" PRIx64 ": the dump has no page "
 	    "at 0x%" PRIx64, len, addr, paddr));
@@ -80,18 +93,13 @@ static int
 linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
     uint64_t addr, void *buf, size_t len)
 {
-	uint64_t paddr, left;
+	uint64_t paddr;
 
 	if (!_memstat_kvm_arch_linear(kvm, addr, &paddr))
 		return (1);
 	if (phys_read(ks, paddr, buf, len))
 		return (0);
-	if (_memstat_diskdump_phys_left_out(ks->dd, paddr, len, &left))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
-		    "cannot read %zu bytes at 0x%" PRIx64 ": the dump left "
-		    "out the page at 0x%" PRIx64 " (makedumpfile -d)", len,
-		    addr, left));
-	return (1);
+	return (left_out(kvm, ks, addr, paddr, len) ? -1 : 1);
 }
 
 /*
