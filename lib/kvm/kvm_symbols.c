@@ -322,7 +322,9 @@ _memstat_kvm_code_only(struct memstat_kvm *kvm, const char *name)
 {
 	uint64_t addr;
 
-	if (_memstat_kvm_symbol(kvm, "init_task", &addr) == 0 ||
+	/* -N names the symbols: its own lack is the message already. */
+	if (kvm->system != NULL ||
+	    _memstat_kvm_symbol(kvm, "init_task", &addr) == 0 ||
 	    kvm->syms == NULL)
 		return (false);
 	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL, "no symbol %s in "
