@@ -112,7 +112,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix arm64-matrix minbase-check fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own arm64-matrix minbase-check fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -248,6 +248,11 @@ kernel-matrix: all
 # (bench/out/kdump-matrix.md, bench/to-readme); -f: their fixtures.
 kdump-matrix: all
 	@sh fixtures/tools/kdump-matrix -f
+
+# The same with each release's own makedumpfile in its capture kernel, as
+# a machine of that release has (doc/kernels.md's third table).
+kdump-matrix-own: all
+	@sh fixtures/tools/kdump-matrix -T
 
 # Debian's arm64 kernels, 4 and 16 KiB pages, booted in
 # qemu-system-aarch64: every report on their dumps, read here, against
