@@ -2,6 +2,7 @@
  * kt_symbols.c: kallsyms parsed in place, and the resolver libtraceevent
  * asks for a function's name.
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -68,6 +69,10 @@ parse_line(struct kt_symbols *s, char *line, char *end)
 		*end = '\0';
 	if (name[0] == '$' || type == 'A' || type == 'a')
 		return (0);
+	/* A report prints names: none carries a terminal's controls. */
+	for (p = name; *p != '\0'; p++)
+		if (!isprint((unsigned char)*p))
+			*p = '?';
 	return (add(s, addr, name, mod));
 }
 

@@ -8,10 +8,23 @@
 
 #define MAX_NAME	1024
 
+/*
+ * A symbol's name is any bytes but white space: a module's local labels
+ * carry control bytes (arm64's virtio_blk has ".L14472\0021").  What is
+ * not printable is replaced when the names are read (kt_symbols.c).
+ */
 static bool
 is_name_byte(char c)
 {
-	return (isgraph((unsigned char)c) != 0);
+	return (c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
+	    c != '\0');
+}
+
+/* A module's name, between the brackets: printable, as the kernel's are. */
+static bool
+is_module_byte(char c)
+{
+	return (isgraph((unsigned char)c) != 0 && c != ']');
 }
 
 /* One kallsyms line, [s, end). */
@@ -35,7 +48,7 @@ kallsyms_line(const char *s, const char *end)
 	if (end - p < 4 || p[0] != '\t' || p[1] != '[' || end[-1] != ']')
 		return (false);
 	for (p += 2; p < end - 1; p++)
-		if (!is_name_byte(*p) || *p == ']')
+		if (!is_module_byte(*p))
 			return (false);
 	return (true);
 }
