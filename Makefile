@@ -112,7 +112,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own arm64-matrix minbase-check fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own arm64-matrix minbase-check minbase-check-arm64 kcore-check-arm64 fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -272,6 +272,19 @@ kcore-check: all
 # (root; it says what it downloads first); .ci/run runs it.
 minbase-check:
 	@sh tests/minbase-check
+
+# The same on an arm64 Debian 12 root, its programs run by qemu-user.
+minbase-check-arm64:
+	@sh tests/minbase-check -a arm64
+
+# The running arm64 kernel read as memory, and kmemtrace recording in it:
+# sid's arm64 kernel in qemu-system-aarch64 running this tree built for
+# arm64 under qemu-user (fixtures/tools/arm64-build), removed after.
+kcore-check-arm64:
+	@root=$$(mktemp -d "$${TMPDIR:-/var/tmp}/memstat-arm64.XXXXXX"); \
+	sh fixtures/tools/arm64-build "$$root" && \
+	sh tests/kcore-check -s sid -a arm64 -B "$$root"; rc=$$?; \
+	rm -rf --one-file-system "$$root"; exit $$rc
 
 # The binary fixtures, made anew: streams from their text descriptions;
 # vmcores from a real kernel booted in QEMU (their ground truth, the
