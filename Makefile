@@ -112,7 +112,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own arm64-matrix minbase-check minbase-check-arm64 kcore-check-arm64 fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-run bench bench-dump soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own arm64-matrix minbase-check minbase-check-arm64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -276,6 +276,12 @@ minbase-check:
 # The same on an arm64 Debian 12 root, its programs run by qemu-user.
 minbase-check-arm64:
 	@sh tests/minbase-check -a arm64
+
+# Owners on the running kernel: sid's guest booted with slub_debug=U
+# while kmemload holds 20 pipes, kmemtrace report --outstanding -M
+# /proc/kcore -p PID names them by pid and command (tests/kcore-check -u).
+kcore-check-owners: all
+	@sh tests/kcore-check -u -s sid
 
 # The running arm64 kernel read as memory, and kmemtrace recording in it:
 # sid's arm64 kernel in qemu-system-aarch64 running this tree built for
