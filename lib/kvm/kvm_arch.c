@@ -46,11 +46,11 @@ _memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn line, void *arg,
 
 	if (line(arg, key, buf, sizeof(buf)) != 0 || buf[0] == '\0')
 		return (-1);
-	if (base == 0 && buf[0] != '-' && strncmp(buf, "0x", 2) != 0)
+	/* Not octal: "0x" says hexadecimal, anything else is decimal. */
+	if (base == 0 && strncmp(buf, "0x", 2) != 0)
 		base = 10;
 	errno = 0;
-	*v = base == 10 && buf[0] == '-' ? (uint64_t)strtoll(buf, &end, 10) :
-	    strtoull(buf, &end, base);
+	*v = strtoull(buf, &end, base);
 	return (*end != '\0' || errno != 0 ? -1 : 0);
 }
 
@@ -79,6 +79,8 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	    "NUMBER(SECTION_SIZE_BITS)", 10, &bits) == 0 && bits >= 12 &&
 	    bits < 48)
 		kvm->arch.section_bits = (unsigned)bits;
+	(void)_memstat_kvm_vmcoreinfo_number(line, arg, "KERNELOFFSET", 16,
+	    &kvm->kaslr);
 	return (a->setup(kvm, line, arg));
 }
 
@@ -95,6 +97,15 @@ _memstat_kvm_page_shift(const struct memstat_kvm *kvm)
 }
 
 bool
+_memstat_kvm_arch_in_direct_map(const struct memstat_kvm *kvm, uint64_t addr)
+{
+	const struct kvm_arch_state *st = &kvm->arch;
+
+	return (st->lin_end != 0 && addr >= st->lin_start &&
+	    addr < st->lin_end);
+}
+
+bool
 _memstat_kvm_arch_linear(const struct memstat_kvm *kvm, uint64_t vaddr,
     uint64_t *paddr)
 {
@@ -105,8 +116,7 @@ _memstat_kvm_arch_linear(const struct memstat_kvm *kvm, uint64_t vaddr,
 		*paddr = vaddr - st->img_delta;
 		return (true);
 	}
-	if (st->lin_end != 0 && vaddr >= st->lin_start &&
-	    vaddr < st->lin_end) {
+	if (_memstat_kvm_arch_in_direct_map(kvm, vaddr)) {
 		*paddr = vaddr - st->direct_map;
 		return (true);
 	}

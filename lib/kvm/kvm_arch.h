@@ -27,7 +27,6 @@ typedef bool (*kvm_phys_fn)(void *arg, uint64_t paddr, void *buf, size_t len);
 
 struct kvm_arch {
 	const char *name;		/* libkdumpfile's arch.name */
-	const char *human;		/* as a message says it */
 	/* Whether VMCOREINFO is of this architecture's kernel. */
 	bool	(*claims)(kvm_vmcoreinfo_fn line, void *arg);
 	/* The state from VMCOREINFO: 0, or -1 with the error recorded. */
@@ -57,8 +56,9 @@ extern const struct kvm_arch _memstat_kvm_arch_aarch64;
 /*
  * The image's architecture: the one named (libkdumpfile's name, or the
  * ELF header's machine as one), or where none is named the one whose
- * kernel VMCOREINFO is of; its state set up.  0, or -1 with the error
- * recorded (an architecture not read is named in it).
+ * kernel VMCOREINFO is of; its state set up, and KASLR's move
+ * (KERNELOFFSET) into kvm->kaslr.  0, or -1 with the error recorded (an
+ * architecture not read is named in it).
  */
 int	_memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	    kvm_vmcoreinfo_fn line, void *arg);
@@ -68,6 +68,9 @@ const struct kvm_arch *_memstat_kvm_arch(const struct memstat_kvm *kvm);
 
 /* The kernel's page size in bits. */
 unsigned _memstat_kvm_page_shift(const struct memstat_kvm *kvm);
+/* Whether addr is in the direct map (arm64's linear map), once known. */
+bool	_memstat_kvm_arch_in_direct_map(const struct memstat_kvm *kvm,
+	    uint64_t addr);
 /*
  * A direct-map or kernel-image address's physical one, by subtraction:
  * true, or false where only the page tables know.
@@ -89,8 +92,9 @@ uint64_t _memstat_kvm_arch_strip(const struct memstat_kvm *kvm,
 	    uint64_t addr);
 
 /*
- * A VMCOREINFO number ("0x..." hexadecimal, else decimal; base 16 for
- * KERNELOFFSET's bare hex): 0, or -1 when absent or not a number.
+ * A VMCOREINFO number ("0x..." hexadecimal, else decimal, a "-" taken
+ * modulo 2^64; base 16 for KERNELOFFSET's bare hex): 0, or -1 when
+ * absent or not a number.
  */
 int	_memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn line, void *arg,
 	    const char *key, int base, uint64_t *v);

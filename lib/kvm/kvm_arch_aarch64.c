@@ -185,7 +185,6 @@ arm64_memmap(struct memstat_kvm *kvm, uint32_t page_size, uint64_t *vmemmap,
 
 const struct kvm_arch _memstat_kvm_arch_aarch64 = {
 	.name = "aarch64",
-	.human = "arm64",
 	.claims = arm64_claims,
 	.setup = arm64_setup,
 	.kaslr_moves = arm64_kaslr_moves,

@@ -72,7 +72,6 @@ x86_memmap(struct memstat_kvm *kvm, uint32_t page_size, uint64_t *vmemmap,
 
 const struct kvm_arch _memstat_kvm_arch_x86_64 = {
 	.name = "x86_64",
-	.human = "x86-64",
 	.claims = x86_claims,
 	.setup = x86_setup,
 	.kaslr_moves = x86_kaslr_moves,

@@ -6,11 +6,11 @@
  * end of the text (_etext) and the end of the data (_edata) on x86-64 and
  * arm64 alike; before the init text (_sinittext) too, which kallsyms name
  * where they name the code only (no CONFIG_KALLSYMS_ALL, Debian's arm64
- * 5.10 and 6.1: no _edata among them).  A page at a time, each 4-byte boundary is held to a BTF
- * header (linux/btf.h): magic 0xeb9f, version 1, a 24-byte header, the
- * types first and the strings right after them, whose first byte is the
- * empty string's NUL, the whole no larger than a kernel's.  A page the
- * dump lacks is passed over.
+ * 5.10 and 6.1: no _edata among them).  A page at a time, each 4-byte
+ * boundary is held to a BTF header (linux/btf.h): magic 0xeb9f, version
+ * 1, a 24-byte header, the types first and the strings right after them,
+ * whose first byte is the empty string's NUL, the whole no larger than a
+ * kernel's.  A page the dump lacks is passed over.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -67,7 +67,8 @@ _memstat_kvm_btf_find(struct memstat_kvm *kvm, uint64_t max, uint64_t *start,
 		    "file (pahole -J)"));
 	if (end <= from || end - from > MAX_RANGE)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "_etext..._edata is not the kernel's data"));
+		    "_etext to _edata (or _sinittext) is not the kernel's "
+		    "data"));
 	for (uint64_t p = from & ~(uint64_t)(PAGE - 1); p < end; p += PAGE) {
 		if (_memstat_kvm_read(kvm, p, page, sizeof(page)) != 0)
 			continue;

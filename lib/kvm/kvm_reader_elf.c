@@ -382,7 +382,6 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 		state_free(es);
 		return (-1);
 	}
-	(void)vmcoreinfo_hex(es->vmcoreinfo, "KERNELOFFSET", &kvm->kaslr);
 	/* /proc/kcore: the running kernel, whose memory moves under us. */
 	kvm->live = es->procfs;
 	kvm->reader_arg = es;

@@ -69,10 +69,10 @@ left_out(struct memstat_kvm *kvm, const struct kdump_state *ks,
 
 /* Physical [paddr, paddr + len), or -1 with why recorded (addr's). */
 static int
-phys_read_at(struct memstat_kvm *kvm, const struct kdump_state *ks,
-    uint64_t addr, uint64_t paddr, void *buf, size_t len)
+phys_read_at(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
+    uint64_t paddr, void *buf, size_t len)
 {
-	if (phys_read_any((void *)(uintptr_t)ks, paddr, buf, len))
+	if (phys_read_any(ks, paddr, buf, len))
 		return (0);
 	if (left_out(kvm, ks, addr, paddr, len))
 		return (-1);
@@ -275,8 +275,6 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	    !set_str(ks->ctx, KDUMP_ATTR_OSTYPE, "linux")))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    kdump_get_err(ks->ctx)));
-	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo_line, ks->ctx,
-	    "KERNELOFFSET", 16, &kvm->kaslr);
 	return (0);
 }
 

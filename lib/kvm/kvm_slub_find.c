@@ -34,15 +34,6 @@ struct scan {
 	uint64_t	 budget;	/* struct pages left to read */
 };
 
-static bool
-in_direct_map(const struct memstat_kvm *kvm, uint64_t addr)
-{
-	const struct kvm_arch_state *st = &kvm->arch;
-
-	return (st->lin_end != 0 && addr >= st->lin_start &&
-	    addr < st->lin_end);
-}
-
 /*
  * The head of the list cache (a kmem_cache in the direct map) is on: the
  * one entry outside the direct map, whose next's prev is itself.  0 with
@@ -58,11 +49,11 @@ head_from(struct scan *s, uint64_t cache)
 	for (int n = 0; n < MAX_CACHES; n++) {
 		if (_memstat_kvm_read_u64(kvm, e, &next) != 0)
 			return (_memstat_kvm_left_out(kvm) ? 1 : -1);
-		if (!in_direct_map(kvm, next)) {
+		if (!_memstat_kvm_arch_in_direct_map(kvm, next)) {
 			if (_memstat_kvm_read_u64(kvm, next, &e) != 0 ||
 			    _memstat_kvm_read_u64(kvm, e + 8, &prev) != 0)
 				return (_memstat_kvm_left_out(kvm) ? 1 : -1);
-			if (prev != next || !in_direct_map(kvm, e))
+			if (prev != next || !_memstat_kvm_arch_in_direct_map(kvm, e))
 				return (1);
 			s->head = next;
 			return (0);
@@ -104,7 +95,7 @@ scan_section(void *arg, uint64_t nr, uint64_t map)
 			if ((flags & s->slab_bit) == 0)
 				continue;
 			memcpy(&cache, p + s->slab_cache.offset, 8);
-			if (!in_direct_map(kvm, cache))
+			if (!_memstat_kvm_arch_in_direct_map(kvm, cache))
 				continue;
 			if ((rc = head_from(s, cache)) <= 0)
 				return (rc == 0 ? 1 : -1);
@@ -150,10 +141,13 @@ caches_by_structure(struct memstat_kvm *kvm)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "a %" PRIu32 "-byte struct page", s.page_size));
 	s.slab_bit = 1ULL << bit;
+	/*
+	 * Each section's own map gives its struct pages; the array's start
+	 * is asked for the direct map's bounds, which x86-64 learns here.
+	 */
 	if (_memstat_kvm_arch(kvm)->memmap(kvm, s.page_size, &vmemmap,
 	    &direct) != 0)
 		return (-1);
-	(void)vmemmap;
 	if ((rc = _memstat_kvm_sections_each(kvm, scan_section, &s)) == 1 &&
 	    s.head != 0) {
 		kvm->slab_caches = s.head;

@@ -6,13 +6,13 @@
  *
  * A slab's objects start at its first page's address in the direct map:
  * the direct map's start + pfn << PAGE_SHIFT, the pfn being the slab's
- * index in the struct page array (kvm_arch.h says where both are).  Freelist pointers are stored as
- * the kernel stores them: under CONFIG_SLAB_FREELIST_HARDENED
- * (kmem_cache.random exists), the pointer XOR the cache's random XOR the
- * byte-swapped address it is stored at (mm/slub.c's
- * freelist_ptr_encode()).  Each must be an object of the slab, and the
- * list no longer than the slab's objects: a list that loops or leaves
- * its slab is reported, not followed.
+ * index in the struct page array (kvm_arch.h says where both are).
+ * Freelist pointers are stored as the kernel stores them: under
+ * CONFIG_SLAB_FREELIST_HARDENED (kmem_cache.random exists), the pointer
+ * XOR the cache's random XOR the byte-swapped address it is stored at
+ * (mm/slub.c's freelist_ptr_encode()).  Each must be an object of the
+ * slab, and the list no longer than the slab's objects: a list that
+ * loops or leaves its slab is reported, not followed.
  */
 #include <inttypes.h>
 #include <string.h>
