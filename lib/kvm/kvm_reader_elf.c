@@ -172,14 +172,19 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 		return (-1);
 	if (ph->p_type != PT_LOAD)
 		return (0);
-	/* A segment not in the kernel's half: a physical core. */
-	if ((ph->p_vaddr & KERNEL_HALF) == 0)
+	/*
+	 * A segment not in the kernel's half, or one that runs past the
+	 * top (kexec-tools 2.0.25 writes -1 for the arm64 image's address
+	 * when it cannot tell it): a core to read by physical address.
+	 */
+	if ((ph->p_vaddr & KERNEL_HALF) == 0 ||
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr ||
+	    ph->p_vaddr + ph->p_filesz < ph->p_vaddr)
 		*physical = true;
 	linear_map_add(maps, ph);
 	if (*physical || ph->p_filesz == 0)
 		return (0);
-	if (ph->p_vaddr + ph->p_filesz < ph->p_vaddr ||
-	    ph->p_offset + ph->p_filesz < ph->p_offset ||
+	if (ph->p_offset + ph->p_filesz < ph->p_offset ||
 	    ph->p_offset + ph->p_filesz > file_size)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "ELF segment %zu lies past the end of the file", i));
