@@ -19,14 +19,15 @@ JSON_LIBS   = $(shell pkg-config --libs json-c)
 # Core images: libkdumpfile reads dumps (loaded on first use: see
 # lib/kvm/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
 # same reason: a report that reads no dump should not load it); libdeflate
-# inflates a kdump-compressed dump's pages (lib/kvm/kvm_diskdump_phys.h);
+# inflates a kdump-compressed dump's pages, a large read by every CPU
+# (lib/kvm/kvm_diskdump_phys.h);
 # liblzma, libzstd and zlib decompress a vmlinuz named by -N.
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
-KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -ldeflate -lz -llzma -lzstd -Wl,-Bdynamic -ldl
+KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -ldeflate -lz -llzma -lzstd -Wl,-Bdynamic -ldl -lpthread
 # A distribution's package links them shared (Debian's policy allows no
 # copies of a library inside a program): STATIC_KVM=0.
 ifeq ($(STATIC_KVM),0)
-KVM_LIBS   = -lbpf -lelf -ldeflate -lz -llzma -lzstd -ldl
+KVM_LIBS   = -lbpf -lelf -ldeflate -lz -llzma -lzstd -ldl -lpthread
 endif
 # The time half (kmemtrace): tracefs, the ring buffer's pages and formats,
 # trace.dat.  Only kmemtrace links them.

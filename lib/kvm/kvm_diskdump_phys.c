@@ -9,6 +9,7 @@
  */
 #include <sys/stat.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,10 +35,14 @@
 #define MAX_PAGE	(64 * 1024)
 #define MAX_BITMAP	((uint64_t)256 << 20)
 /*
- * Decompressed pages kept, by frame number: a slab is read whole, once,
- * so a few dozen hold what the walk reads again (its cache's structures).
+ * Decompressed pages kept, by frame number, 2 MiB of them (512 4 KiB
+ * pages): the walk reads a cache's structures, its nodes' and their
+ * slabs' page structures again and again, and with 64 kept a quarter of
+ * its inflating was of pages it had inflated before.  A read of whole
+ * pages (the BTF, the kallsyms) is inflated straight where it goes and
+ * keeps none.
  */
-#define CACHE_PAGES	64
+#define CACHE_BYTES	(1u << 20)
 #define RUN_MAX		16		/* pages read in one go: 64 KiB */
 #define GROUP_WORDS	8		/* bits counted once per 512 */
 /*
@@ -47,6 +52,13 @@
  */
 #define DESC_WINDOW	4096		/* 170 pages' descriptors */
 #define DATA_AHEAD	(16 * 1024)	/* 4 to 32 KiB: all alike */
+/*
+ * A read of this many whole pages or more is inflated by every CPU, a
+ * share each: the BTF (4 to 6 MiB) is the most of what a report reads
+ * of a filtered dump, and a thread costs tens of microseconds.
+ */
+#define SHARED_MIN	128
+#define PAGERS_MAX	8
 
 /* Bytes of the file from off, as the last read of them left them. */
 struct window {
@@ -56,6 +68,12 @@ struct window {
 	unsigned char	*buf;
 };
 
+/* What reads pages from the file: its windows on it, its inflater. */
+struct pager {
+	struct libdeflate_decompressor *inflater;
+	struct window	 descs, data;
+};
+
 struct diskdump_phys {
 	uint64_t	*bits;		/* the kept pages, a bit each */
 	uint64_t	*rank;		/* bits set before each group */
@@ -63,10 +81,13 @@ struct diskdump_phys {
 	uint64_t	 desc_off;	/* descriptor 0, in the file */
 	uint64_t	 file_size;
 	uint32_t	 page, shift;
-	struct libdeflate_decompressor *inflater;
-	struct window	 descs, data;
+	struct pager	 pager;
+	struct pager	*helpers;	/* the other CPUs', once shared */
+	size_t		 nhelpers;
+	bool		 shared;	/* helpers made, or found not to be */
+	size_t		 nslots;	/* the cache's pages, a power of 2 */
 	unsigned char	*pages;		/* the cache's */
-	uint64_t	 cached[CACHE_PAGES];	/* its pfn + 1, or 0 */
+	uint64_t	*cached;	/* each slot's pfn + 1, or 0 */
 };
 
 /* A kept page: where its bytes are, how many, and how kept. */
@@ -171,6 +192,29 @@ index_bitmap(struct diskdump_phys *dd, int fd, uint64_t off, uint64_t len,
 	return (0);
 }
 
+static int
+pager_init(struct pager *pg, uint32_t page)
+{
+	pg->descs = (struct window){ .size = DESC_WINDOW,
+	    .ahead = DESC_WINDOW };
+	pg->data = (struct window){ .size = (size_t)page * RUN_MAX,
+	    .ahead = DATA_AHEAD };
+	if ((pg->descs.buf = malloc(pg->descs.size)) == NULL ||
+	    (pg->data.buf = malloc(pg->data.size)) == NULL ||
+	    (pg->inflater = libdeflate_alloc_decompressor()) == NULL)
+		return (-1);
+	return (0);
+}
+
+static void
+pager_free(struct pager *pg)
+{
+	if (pg->inflater != NULL)
+		libdeflate_free_decompressor(pg->inflater);
+	free(pg->descs.buf);
+	free(pg->data.buf);
+}
+
 int
 _memstat_diskdump_phys_load(struct diskdump_phys **ddp, int fd)
 {
@@ -189,15 +233,11 @@ _memstat_diskdump_phys_load(struct diskdump_phys **ddp, int fd)
 		free(dd);
 		return (0);
 	}
-	dd->descs = (struct window){ .size = DESC_WINDOW,
-	    .ahead = DESC_WINDOW };
-	dd->data = (struct window){ .size = (size_t)dd->page * RUN_MAX,
-	    .ahead = DATA_AHEAD };
+	dd->nslots = CACHE_BYTES / dd->page;
 	if (index_bitmap(dd, fd, off, len, &usable) != 0 ||
-	    (dd->descs.buf = malloc(dd->descs.size)) == NULL ||
-	    (dd->data.buf = malloc(dd->data.size)) == NULL ||
-	    (dd->pages = malloc((size_t)dd->page * CACHE_PAGES)) == NULL ||
-	    (dd->inflater = libdeflate_alloc_decompressor()) == NULL) {
+	    pager_init(&dd->pager, dd->page) != 0 ||
+	    (dd->pages = malloc((size_t)dd->page * dd->nslots)) == NULL ||
+	    (dd->cached = calloc(dd->nslots, sizeof(*dd->cached))) == NULL) {
 		_memstat_diskdump_phys_free(dd);
 		return (-1);
 	}
@@ -234,8 +274,8 @@ rank_of(const struct diskdump_phys *dd, uint64_t pfn)
  * in one go, up to the first that is not one this reads: how many.
  */
 static size_t
-descriptors(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
-    struct page_desc *pd)
+descriptors(const struct diskdump_phys *dd, struct pager *pg, int fd,
+    uint64_t pfn, size_t n, struct page_desc *pd)
 {
 	const unsigned char *d;
 	size_t k = 1;
@@ -244,7 +284,7 @@ descriptors(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
 		return (0);
 	while (k < n && k < RUN_MAX && kept(dd, pfn + k))
 		k++;
-	if ((d = window_read(&dd->descs, fd, dd->desc_off + rank_of(dd, pfn) *
+	if ((d = window_read(&pg->descs, fd, dd->desc_off + rank_of(dd, pfn) *
 	    DESC_SIZE, k * DESC_SIZE)) == NULL)
 		return (0);
 	for (size_t i = 0; i < k; i++) {
@@ -264,15 +304,17 @@ descriptors(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
 }
 
 /*
- * The pages from pfn on, at most n, into the cache: how many, 0 when
- * pfn's cannot be read here.  Pages whose bytes follow each other in the
- * file (a slab's, as makedumpfile writes in frame order) are one read.
+ * The pages from pfn on, at most n, into to, page after page, or where
+ * to is NULL into the cache: how many, 0 when pfn's cannot be read
+ * here.  Pages whose bytes follow each other in the file (a slab's, as
+ * makedumpfile writes in frame order) are one read.
  */
 static size_t
-load_run(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n)
+load_run(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
+    size_t n, unsigned char *to)
 {
 	struct page_desc pd[RUN_MAX];
-	size_t k = descriptors(dd, fd, pfn, n, pd), done = 0, end;
+	size_t k = descriptors(dd, pg, fd, pfn, n, pd), done = 0, end;
 	const unsigned char *p;
 	uint64_t bytes;
 
@@ -281,24 +323,117 @@ load_run(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n)
 		for (end = done + 1; end < k && pd[end].off == pd[end - 1].off +
 		    pd[end - 1].size; end++)
 			bytes += pd[end].size;
-		if ((p = window_read(&dd->data, fd, pd[done].off,
+		if ((p = window_read(&pg->data, fd, pd[done].off,
 		    (size_t)bytes)) == NULL)
 			return (done);
 		for (size_t i = done; i < end; p += pd[i++].size) {
-			size_t slot = (size_t)((pfn + i) & (CACHE_PAGES - 1));
-			unsigned char *page = dd->pages + slot * dd->page;
+			size_t slot = (size_t)((pfn + i) & (dd->nslots - 1));
+			unsigned char *page = to != NULL ? to + i * dd->page :
+			    dd->pages + slot * dd->page;
 
-			dd->cached[slot] = 0;
+			if (to == NULL)
+				dd->cached[slot] = 0;
 			/* The whole page, its checksum checked, or nothing. */
 			if (pd[i].flags == 0)
 				memcpy(page, p, dd->page);
-			else if (libdeflate_zlib_decompress(dd->inflater, p,
+			else if (libdeflate_zlib_decompress(pg->inflater, p,
 			    pd[i].size, page, dd->page, NULL) !=
 			    LIBDEFLATE_SUCCESS)
 				return (i);
-			dd->cached[slot] = pfn + i + 1;
+			if (to == NULL)
+				dd->cached[slot] = pfn + i + 1;
 		}
 	}
+	return (done);
+}
+
+/* n pages from pfn on into to: how many from pfn on, as load_run. */
+static size_t
+load_pages(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
+    size_t n, unsigned char *to)
+{
+	size_t done = 0, k;
+
+	while (done < n && (k = load_run(dd, pg, fd, pfn + done, n - done <
+	    RUN_MAX ? n - done : RUN_MAX, to + done * dd->page)) > 0)
+		done += k;
+	return (done);
+}
+
+/* One pager's share of a read, and how much of it was read. */
+struct share {
+	struct diskdump_phys *dd;
+	struct pager	*pg;
+	int		 fd;
+	uint64_t	 pfn;
+	size_t		 n, done;
+	unsigned char	*to;
+};
+
+static void *
+share_load(void *arg)
+{
+	struct share *sh = arg;
+
+	sh->done = load_pages(sh->dd, sh->pg, sh->fd, sh->pfn, sh->n, sh->to);
+	return (NULL);
+}
+
+/* A pager for each other online CPU, made at the first shared read. */
+static void
+make_helpers(struct diskdump_phys *dd)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want;
+
+	dd->shared = true;
+	if (cpus < 2)
+		return;
+	want = (size_t)cpus - 1 < PAGERS_MAX - 1 ? (size_t)cpus - 1 :
+	    PAGERS_MAX - 1;
+	if ((dd->helpers = calloc(want, sizeof(*dd->helpers))) == NULL)
+		return;
+	while (dd->nhelpers < want &&
+	    pager_init(&dd->helpers[dd->nhelpers], dd->page) == 0)
+		dd->nhelpers++;
+	/* One that could not be made is freed too. */
+	if (dd->nhelpers < want)
+		pager_free(&dd->helpers[dd->nhelpers]);
+}
+
+/*
+ * n whole pages from pfn on into to, a share for each pager, each but
+ * ours in a thread of its own (one that cannot be started is ours too):
+ * how many from pfn on were read.
+ */
+static size_t
+load_shared(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
+    unsigned char *to)
+{
+	struct share sh[PAGERS_MAX];
+	pthread_t tid[PAGERS_MAX];
+	bool started[PAGERS_MAX] = { false };
+	size_t np = dd->nhelpers + 1, per = (n + np - 1) / np, done = 0;
+
+	for (size_t i = 0; i < np; i++) {
+		size_t first = i * per < n ? i * per : n;
+
+		sh[i] = (struct share){ .dd = dd, .fd = fd, .pfn = pfn + first,
+		    .pg = i == 0 ? &dd->pager : &dd->helpers[i - 1],
+		    .n = n - first < per ? n - first : per,
+		    .to = to + first * dd->page };
+		if (i > 0 && sh[i].n > 0)
+			started[i] = pthread_create(&tid[i], NULL, share_load,
+			    &sh[i]) == 0;
+	}
+	for (size_t i = 0; i < np; i++) {
+		if (started[i])
+			(void)pthread_join(tid[i], NULL);
+		else
+			share_load(&sh[i]);
+	}
+	for (size_t i = 0; i < np && done == i * per; i++)
+		done += sh[i].done;
 	return (done);
 }
 
@@ -312,15 +447,32 @@ _memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
 		return (false);
 	while (len > 0) {
 		uint64_t pfn = paddr >> dd->shift;
-		size_t slot = (size_t)(pfn & (CACHE_PAGES - 1));
+		size_t slot = (size_t)(pfn & (dd->nslots - 1));
 		size_t at = (size_t)(paddr & (dd->page - 1));
 		size_t n = dd->page - at < len ? dd->page - at : len;
 		/* This page and those the rest of the read covers, a run's. */
 		size_t rest = (len - n) / dd->page + ((len - n) % dd->page != 0);
-		size_t pages = rest < RUN_MAX ? 1 + rest : RUN_MAX;
+		size_t pages = rest < RUN_MAX ? 1 + rest : RUN_MAX, k;
 
+		/* Whole pages: inflated where they go, many by every CPU. */
+		if (at == 0 && len >= dd->page && dd->cached[slot] != pfn + 1) {
+			pages = len / dd->page;
+			if (pages >= SHARED_MIN && !dd->shared)
+				make_helpers(dd);
+			if (pages >= SHARED_MIN && dd->nhelpers > 0)
+				k = load_shared(dd, fd, pfn, pages, to);
+			else
+				k = load_run(dd, &dd->pager, fd, pfn, pages <
+				    RUN_MAX ? pages : RUN_MAX, to);
+			if (k == 0)
+				return (false);
+			to += k * dd->page;
+			paddr += k * dd->page;
+			len -= k * dd->page;
+			continue;
+		}
 		if (dd->cached[slot] != pfn + 1 &&
-		    load_run(dd, fd, pfn, pages) == 0)
+		    load_run(dd, &dd->pager, fd, pfn, pages, NULL) == 0)
 			return (false);
 		memcpy(to, dd->pages + slot * dd->page + at, n);
 		to += n;
@@ -352,12 +504,13 @@ _memstat_diskdump_phys_free(struct diskdump_phys *dd)
 {
 	if (dd == NULL)
 		return;
-	if (dd->inflater != NULL)
-		libdeflate_free_decompressor(dd->inflater);
+	pager_free(&dd->pager);
+	for (size_t i = 0; i < dd->nhelpers; i++)
+		pager_free(&dd->helpers[i]);
+	free(dd->helpers);
 	free(dd->bits);
 	free(dd->rank);
-	free(dd->descs.buf);
-	free(dd->data.buf);
+	free(dd->cached);
 	free(dd->pages);
 	free(dd);
 }
