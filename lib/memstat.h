@@ -135,6 +135,18 @@ int	memstat_kvm_all(struct memory_type_list *list, void *kvm_handle);
 int	memstat_kvm_uma(struct memory_type_list *list, void *kvm_handle);
 int	memstat_kvm_malloc(struct memory_type_list *list, void *kvm_handle);
 /*
+ * What the handle's queries read beyond the counts /proc/slabinfo has:
+ * MEMSTAT_KVM_ALLOCATED, each cache's allocated objects (the CPUs' free
+ * lists walked: memstat_get_allocated()), and MEMSTAT_LINUX_ALIASES, the
+ * other names of merged caches (the image's /sys/kernel/slab walked:
+ * memstat_get_alias()).  Both, until a caller that will not ask for them
+ * says so: on a filtered dump they are a third of the pages a zone report
+ * inflates.  Left out, the allocated counts are unknown
+ * (MEMSTAT_UNKNOWN_ALLOCATED) and no aliases are given.
+ */
+#define MEMSTAT_KVM_ALLOCATED	0x0100
+void	 memstat_kvm_setflags(void *kvm_handle, int flags);
+/*
  * 1 if the handle reads the running kernel (/proc/kcore), whose memory
  * changes between queries: each query reads it anew, while the symbols
  * and types found at the first stay the handle's.  0 for a dump.

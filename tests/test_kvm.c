@@ -114,6 +114,64 @@ test_all(void **state)
 	memstat_malloc_zone_set_sizes(NULL, 0);
 }
 
+/* Counts, allocated counts and aliases read, in a list of caches. */
+static void
+count_extras(struct memory_type_list *list, size_t *n, size_t *known,
+    size_t *aliased)
+{
+	*n = *known = *aliased = 0;
+	for (struct memory_type *m = memstat_mtl_first(list); m != NULL;
+	    m = memstat_mtl_next(m)) {
+		(*n)++;
+		if ((memstat_get_unknown(m) & MEMSTAT_UNKNOWN_ALLOCATED) == 0)
+			(*known)++;
+		if (memstat_get_alias_count(m) > 0)
+			(*aliased)++;
+	}
+}
+
+/*
+ * A caller that will not ask for the allocated counts or the aliases
+ * says so, and they are not read: the counts stay the guest's.  The
+ * same handle then reads them again when asked.
+ */
+static void
+test_query_flags(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memory_type_list *list = memstat_mtl_alloc();
+	void *kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL, errbuf);
+	size_t n, known, aliased;
+
+	(void)state;
+	assert_non_null(kvm);
+	memstat_kvm_setflags(kvm, 0);
+	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+	count_extras(list, &n, &known, &aliased);
+	assert_true(n > 100);
+	assert_int_equal(known, 0);
+	assert_int_equal(aliased, 0);
+	for (struct memory_type *m = memstat_mtl_first(list); m != NULL;
+	    m = memstat_mtl_next(m))
+		assert_null(memstat_get_damage(m));
+
+	memstat_kvm_setflags(kvm, MEMSTAT_KVM_ALLOCATED);
+	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+	assert_matches_guest(list);
+	count_extras(list, &n, &known, &aliased);
+	assert_int_equal(aliased, 0);
+
+	memstat_kvm_setflags(kvm, MEMSTAT_KVM_ALLOCATED |
+	    MEMSTAT_LINUX_ALIASES);
+	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+	assert_matches_guest(list);
+	count_extras(list, &n, &known, &aliased);
+	assert_int_equal(known, n);
+	assert_true(aliased > 10);
+	memstat_mtl_free(list);
+	memstat_kvm_close(kvm);
+}
+
 static void
 test_open_errors(void **state)
 {
@@ -715,6 +773,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_all),
+		cmocka_unit_test(test_query_flags),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_unflatten),

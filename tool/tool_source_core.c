@@ -17,11 +17,15 @@ core_open(struct tool_source *src, const char *nlistf, struct tool_error *e)
 	return (0);
 }
 
+/*
+ * What the tool will show beyond slabinfo's counts (MEMSTAT_KVM_ALLOCATED,
+ * MEMSTAT_LINUX_ALIASES) is all the dump is read for.
+ */
 static int
 core_uma(struct tool_source *src, struct memory_type_list *list, int flags,
     struct tool_error *e)
 {
-	(void)flags;
+	memstat_kvm_setflags(src->state, flags);
 	if (memstat_kvm_uma(list, src->state) != 0)
 		return (tool_error_from_list(e, list));
 	return (0);
@@ -31,7 +35,7 @@ static int
 core_malloc(struct tool_source *src, struct memory_type_list *list,
     int flags, struct tool_error *e)
 {
-	(void)flags;
+	memstat_kvm_setflags(src->state, flags);
 	if (memstat_kvm_malloc(list, src->state) != 0)
 		return (tool_error_from_list(e, list));
 	return (0);

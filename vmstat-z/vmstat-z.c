@@ -152,6 +152,7 @@ struct zones {
 	bool	 json;
 	bool	 prometheus;
 	bool	 names;		/* -n: matched against aliases too */
+	bool	 sort_allocated; /* -s allocated */
 };
 
 /*
@@ -174,10 +175,12 @@ choose_columns(struct zones *z, bool linux_json)
  * A row the data did not hold whole: a count it stopped (a freelist that
  * loops: the row says "-"), told where the count is shown; a name a
  * filtered dump left out, told always; aliases it left out, once, where
- * they are shown.
+ * they are shown.  Where the counts were not read (asked), what is
+ * wrong with a row can only be its name.
  */
 static void
-warn_damage(struct memory_type_list *list, bool counts, bool aliases)
+warn_damage(struct memory_type_list *list, bool asked, bool counts,
+    bool aliases)
 {
 	struct memory_type *mtp;
 	const char *unknown = NULL;
@@ -194,7 +197,8 @@ warn_damage(struct memory_type_list *list, bool counts, bool aliases)
 		}
 		if (memstat_get_damage(mtp) == NULL)
 			continue;
-		if ((memstat_get_unknown(mtp) & MEMSTAT_UNKNOWN_ALLOCATED) == 0)
+		if (!asked || (memstat_get_unknown(mtp) &
+		    MEMSTAT_UNKNOWN_ALLOCATED) == 0)
 			warnx("%s: read in part: %s", memstat_get_name(mtp),
 			    memstat_get_damage(mtp));
 		else if (counts && unknown != NULL &&
@@ -216,20 +220,23 @@ query(struct tool_source *src, struct memory_type_list *list, void *arg)
 {
 	struct zones *z = arg;
 	struct tool_error e;
-	bool linux_json;
+	bool linux_json, asked;
 	int rc;
 
 	linux_json = z->json && tool_source_linux(src);
 	choose_columns(z, linux_json);
-	rc = tool_source_uma(src, list, z->aflag || linux_json || z->names ||
-	    z->prometheus ? MEMSTAT_LINUX_ALIASES : 0, &e);
+	asked = z->Aflag || linux_json || z->sort_allocated;
+	rc = tool_source_uma(src, list, (z->aflag || linux_json || z->names ||
+	    z->prometheus ? MEMSTAT_LINUX_ALIASES : 0) |
+	    (asked ? MEMSTAT_KVM_ALLOCATED : 0), &e);
 	if (rc != 0)
 		memstat_mtl_free(list);
 	if (rc == TOOL_ABSENT)
 		tool_source_absent(src, "uma", "zone statistics");
 	if (rc != 0)
 		tool_query_failed(src, "uma", &e);
-	warn_damage(list, z->Aflag || linux_json, z->aflag || linux_json);
+	warn_damage(list, asked, z->Aflag || linux_json, z->aflag ||
+	    linux_json);
 }
 
 int
@@ -266,6 +273,8 @@ main(int argc, char *argv[])
 	tool_rows_check_sort(&opts, sort_keys);
 	z.prometheus = opts.prometheus != NULL;
 	z.names = opts.nnames > 0;
+	z.sort_allocated = opts.sort != NULL &&
+	    strcmp(opts.sort, "allocated") == 0;
 	z.json = opts.style != STYLE_TEXT;
 	memcpy(z.cols, columns, sizeof(columns));
 	return (tool_list_report_run(&r, &opts));

@@ -64,6 +64,7 @@ struct memstat_kvm {
 	char			*system;	/* -N, or NULL */
 	struct btf		*btf;		/* NULL: not loaded yet */
 	bool			 live;		/* the running kernel's memory */
+	int			 flags;		/* memstat_kvm_setflags()'s */
 	struct kvm_arch_state	 arch;		/* kvm_arch.h */
 	/* slab_caches, where found by structure (kvm_slub_find.c), or 0. */
 	uint64_t		 slab_caches;

@@ -47,6 +47,7 @@ memstat_kvm_open(const char *core, const char *system, char *errbuf)
 		snprintf(errbuf, MEMSTAT_KVM_ERRLEN, "%s", strerror(ENOMEM));
 		return (NULL);
 	}
+	kvm->flags = MEMSTAT_KVM_ALLOCATED | MEMSTAT_LINUX_ALIASES;
 	if (system != NULL && (kvm->system = strdup(system)) == NULL)
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM));
@@ -73,6 +74,13 @@ memstat_kvm_close(void *kvm_handle)
 	free(kvm->system);
 	free(kvm);
 	return (0);
+}
+
+void
+memstat_kvm_setflags(void *kvm_handle, int flags)
+{
+	((struct memstat_kvm *)kvm_handle)->flags = flags &
+	    (MEMSTAT_KVM_ALLOCATED | MEMSTAT_LINUX_ALIASES);
 }
 
 int

@@ -38,6 +38,7 @@ struct layout {
 static int
 layout_load(struct memstat_kvm *kvm, struct layout *l)
 {
+	struct slub_memmap memmap;
 	static const struct kvm_member_want want[] = {
 #define W(t, m, f) KVM_WANT(struct layout, t, m, f)
 		W("kmem_cache", "list", cache_list),
@@ -79,9 +80,20 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		return (-1);
 	/*
 	 * Without what counting the CPUs' free objects needs, the allocated
-	 * counts are unknown; slabinfo's numbers are still read.
+	 * counts are unknown; slabinfo's numbers are still read.  Not asked
+	 * for, they are not looked for.
 	 */
-	(void)_memstat_slub_cpu_layout(kvm, &l->slab, &l->cpu);
+	l->cpu = (struct slub_cpu_layout){ .ok = false };
+	if (kvm->flags & MEMSTAT_KVM_ALLOCATED)
+		(void)_memstat_slub_cpu_layout(kvm, &l->slab, &l->cpu);
+	/*
+	 * Where the direct map is, learned before the walk whatever is
+	 * asked: the caches, their nodes and names are read through it by
+	 * subtraction, not by libkdumpfile's walk of the page tables (nor,
+	 * of a page a filtered dump left out, in its words).
+	 */
+	else
+		(void)_memstat_slub_memmap(kvm, &memmap);
 	return (0);
 }
 
@@ -335,8 +347,10 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 		 * the end (damage 0 is none: a name comes first).
 		 */
 		r = &si->rows[si->nrows];
-		cache_allocated(kvm, &l, e - l.cache_list.offset,
-		    (uint32_t)nr_node_ids, r, damage);
+		damage[0] = '\0';
+		if (kvm->flags & MEMSTAT_KVM_ALLOCATED)
+			cache_allocated(kvm, &l, e - l.cache_list.offset,
+			    (uint32_t)nr_node_ids, r, damage);
 		/* The row's part the dump lacks, and the count's damage. */
 		if (part[0] != '\0' && damage[0] != '\0')
 			append_why(part, sizeof(part), damage);
@@ -465,7 +479,8 @@ kvm_query(struct memory_type_list *list, struct memstat_kvm *kvm, bool uma,
 
 	if (slub_walk(kvm, &si) != 0)
 		return (walk_failed(list, &kvm->err));
-	if (uma && aliases_of(kvm, &si, &sa) != 0) {
+	if (uma && (kvm->flags & MEMSTAT_LINUX_ALIASES) &&
+	    aliases_of(kvm, &si, &sa) != 0) {
 		_memstat_slab_aliases_free(sa);
 		_memstat_slabinfo_free(&si);
 		return (walk_failed(list, &kvm->err));

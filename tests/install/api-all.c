@@ -144,6 +144,8 @@ main(int argc, char *argv[])
 
 	if ((kvm = memstat_kvm_open(argv[3], NULL, errbuf)) == NULL)
 		return (fprintf(stderr, "%s\n", errbuf), 1);
+	/* Everything read, as by default. */
+	memstat_kvm_setflags(kvm, MEMSTAT_KVM_ALLOCATED | MEMSTAT_LINUX_ALIASES);
 	if (memstat_kvm_all(list, kvm) != 0 && memstat_kvm_uma(list, kvm) != 0)
 		return (fprintf(stderr, "%s\n", memstat_kvm_geterr(kvm)), 1);
 	(void)memstat_kvm_malloc(list, kvm);
