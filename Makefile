@@ -265,8 +265,9 @@ kdump-matrix-arm64: all
 
 # Debian's arm64 kernels, 4 and 16 KiB pages, booted in
 # qemu-system-aarch64: every report on their dumps, read here, against
-# the guests' own files; doc/kernels.md's arm64 table
-# (bench/out/arm64-matrix.md, bench/to-readme); the arm64 fixtures.
+# the guests' own files, and vmstat-z -A against Debian 12's arm64 crash
+# (run under qemu-user in an arm64 root it makes); doc/kernels.md's arm64
+# table (bench/out/arm64-matrix.md, bench/to-readme); the arm64 fixtures.
 arm64-matrix: all
 	@sh fixtures/tools/arm64-matrix -f
 
