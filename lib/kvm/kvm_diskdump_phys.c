@@ -35,7 +35,7 @@
 #define MAX_PAGE	(64 * 1024)
 #define MAX_BITMAP	((uint64_t)256 << 20)
 /*
- * Decompressed pages kept, by frame number, 2 MiB of them (512 4 KiB
+ * Decompressed pages kept, by frame number, 1 MiB of them (256 4 KiB
  * pages): the walk reads a cache's structures, its nodes' and their
  * slabs' page structures again and again, and with 64 kept a quarter of
  * its inflating was of pages it had inflated before.  A read of whole

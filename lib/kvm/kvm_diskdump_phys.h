@@ -6,7 +6,7 @@
  * the objects of a 4 GiB flattened dump, two thirds of the walk.  Here a
  * page is found by its bit's rank in the dump's bitmap, a slab's pages
  * are read together and inflated by libdeflate (twice zlib's speed
- * on these pages), the last 2 MiB of them are kept, and a read of many
+ * on these pages), the last 1 MiB of them are kept, and a read of many
  * whole pages (the BTF) is inflated by every CPU, straight into the
  * caller's buffer.
  *

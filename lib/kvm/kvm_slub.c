@@ -92,8 +92,7 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	 * subtraction, not by libkdumpfile's walk of the page tables (nor,
 	 * of a page a filtered dump left out, in its words).
 	 */
-	else
-		(void)_memstat_slub_memmap(kvm, &memmap);
+	(void)_memstat_slub_memmap(kvm, &memmap);
 	return (0);
 }
 
@@ -347,10 +346,9 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 		 * the end (damage 0 is none: a name comes first).
 		 */
 		r = &si->rows[si->nrows];
-		damage[0] = '\0';
-		if (kvm->flags & MEMSTAT_KVM_ALLOCATED)
-			cache_allocated(kvm, &l, e - l.cache_list.offset,
-			    (uint32_t)nr_node_ids, r, damage);
+		/* Not asked for, the CPU layout is not ok and says no why. */
+		cache_allocated(kvm, &l, e - l.cache_list.offset,
+		    (uint32_t)nr_node_ids, r, damage);
 		/* The row's part the dump lacks, and the count's damage. */
 		if (part[0] != '\0' && damage[0] != '\0')
 			append_why(part, sizeof(part), damage);
