@@ -277,6 +277,8 @@ test_arm64_setup(void **state)
 	kvm.kaslr = 0x21b2c3200000ULL;
 	assert_int_equal(_memstat_kvm_arch_relocate(&kvm,
 	    0xffff800080000000ULL), 0xffff800080000000ULL + kvm.kaslr);
+	assert_int_equal(_memstat_kvm_arch_link(&kvm,
+	    0xffff800080000000ULL + kvm.kaslr), 0xffff800080000000ULL);
 	/* A signed return address, stripped; data addresses untouched. */
 	assert_int_equal(_memstat_kvm_arch_strip(&kvm, 0x3a7fa1b2c4567890ULL |
 	    (1ULL << 55)), 0xffffa1b2c4567890ULL);
@@ -361,6 +363,13 @@ test_x86_setup(void **state)
 	/* Per-CPU symbols are offsets: KASLR does not move them. */
 	assert_int_equal(_memstat_kvm_arch_relocate(&kvm, 0x1f000ULL),
 	    0x1f000ULL);
+	/* And back: a per-CPU offset below the move is its own link address. */
+	assert_int_equal(_memstat_kvm_arch_link(&kvm, 0xffffffff8a000000ULL),
+	    0xffffffff81000000ULL);
+	assert_int_equal(_memstat_kvm_arch_link(&kvm, 0x1f000ULL), 0x1f000ULL);
+	assert_int_equal(_memstat_kvm_arch_link(&kvm, 0), 0);
+	assert_int_equal(_memstat_kvm_arch_link(&kvm, 0x9001000ULL),
+	    0x9001000ULL);
 }
 
 /* An architecture not read, and an arm64 image that cannot be read. */

@@ -155,6 +155,20 @@ _memstat_kvm_arch_relocate(const struct memstat_kvm *kvm, uint64_t link_addr)
 }
 
 uint64_t
+_memstat_kvm_arch_link(const struct memstat_kvm *kvm, uint64_t addr)
+{
+	uint64_t link = addr - kvm->kaslr;
+
+	/*
+	 * An address below the move was not moved: less the move it would
+	 * wrap into the image's range (x86-64's per-CPU offset 0 would).
+	 */
+	if (addr < kvm->kaslr)
+		return (addr);
+	return (_memstat_kvm_arch(kvm)->kaslr_moves(link) ? link : addr);
+}
+
+uint64_t
 _memstat_kvm_arch_strip(const struct memstat_kvm *kvm, uint64_t addr)
 {
 	/* A kernel address's signature bits are ones once stripped. */

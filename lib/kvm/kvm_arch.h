@@ -87,6 +87,8 @@ int	_memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
 /* A link-time address (System.map, vmlinux, kallsyms) as it runs. */
 uint64_t _memstat_kvm_arch_relocate(const struct memstat_kvm *kvm,
 	    uint64_t link_addr);
+/* A run-time address's link-time one: _memstat_kvm_arch_relocate undone. */
+uint64_t _memstat_kvm_arch_link(const struct memstat_kvm *kvm, uint64_t addr);
 /* A return address as the kernel would call it: its signature stripped. */
 uint64_t _memstat_kvm_arch_strip(const struct memstat_kvm *kvm,
 	    uint64_t addr);
