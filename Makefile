@@ -17,10 +17,10 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 JSON_CFLAGS = $(shell pkg-config --cflags json-c)
 JSON_LIBS   = $(shell pkg-config --libs json-c)
 # Core images: libkdumpfile reads dumps (loaded on first use: see
-# lib/kvm/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
+# lib/kvm/dump/kvm_kdumpfile.h), libbpf parses their BTF (linked in whole, for the
 # same reason: a report that reads no dump should not load it); libdeflate
 # inflates a kdump-compressed dump's pages, a large read by every CPU
-# (lib/kvm/kvm_diskdump_phys.h);
+# (lib/kvm/dump/kvm_diskdump_phys.h);
 # liblzma, libzstd and zlib decompress a vmlinuz named by -N.
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
 KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -ldeflate -lz -llzma -lzstd -Wl,-Bdynamic -ldl -lpthread
@@ -60,9 +60,9 @@ endif
 
 # libmemstat: lib/, one folder per source below the model (see doc/layout.md).
 LIB	 = lib/libmemstat.a
-LIB_SRCS = $(sort $(wildcard lib/*.c lib/*/*.c))
+LIB_SRCS = $(sort $(wildcard lib/*.c lib/*/*.c lib/*/*/*.c))
 LIB_OBJS = $(LIB_SRCS:.c=.o)
-LIB_HDRS = $(wildcard lib/*.h lib/*/*.h)
+LIB_HDRS = $(wildcard lib/*.h lib/*/*.h lib/*/*/*.h)
 
 # What the tools share; not installed.
 TOOL_LIB  = tool/libmemstat_tool.a

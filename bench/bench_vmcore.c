@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kvm/kvm_slub.h"
+#include "kvm/walk/kvm_slub.h"
 #include "memstat.h"
 #include "timing.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kvm/kvm_diskdump_phys.h"
+#include "kvm/dump/kvm_diskdump_phys.h"
 
 #define PAGE		4096
 #define SEED_PAGES	24

@@ -11,7 +11,7 @@
 
 #include "fuzz_support.h"
 #include "kvm_image.h"
-#include "kvm/kvm_finders.h"
+#include "kvm/kernel/kvm_finders.h"
 
 #define FIXTURE	"fixtures/vmcore/debian12-6.1/vmcore.elf"
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kvm/kvm_diskdump_phys.h"
-#include "kvm/kvm_file.h"
+#include "kvm/dump/kvm_diskdump_phys.h"
+#include "kvm/dump/kvm_file.h"
 
 #define PAGE	4096
 #define PFNS	2048		/* the first 8 MiB */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kvm/kvm_handle.h"
+#include "kvm/dump/kvm_handle.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kvm/kvm_file.h"
+#include "kvm/dump/kvm_file.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

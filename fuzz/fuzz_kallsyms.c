@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "kvm_image.h"
-#include "kvm/kvm_finders.h"
+#include "kvm/kernel/kvm_finders.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * kvm_image.c: a dump in memory, read through the same reader interface
- * as libkdumpfile (kvm/kvm_handle.h).  Memory records are sorted and merged
+ * as libkdumpfile (kvm/dump/kvm_handle.h).  Memory records are sorted and merged
  * into disjoint segments, so a read is one binary search.
  */
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kvm_image.h"
-#include "kvm/kvm_handle.h"
+#include "kvm/dump/kvm_handle.h"
 
 #define MAX_RECORDS	65536
 

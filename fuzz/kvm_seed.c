@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kvm_image.h"
-#include "kvm/kvm_finders.h"
+#include "kvm/kernel/kvm_finders.h"
 
 static void
 ignore(const char *name, uint64_t addr, void *arg)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "freebsd/stream_layout.h"
-#include "kvm/kvm_file.h"
+#include "kvm/dump/kvm_file.h"
 
 static int
 host_order(void)

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "testlib.h"
-#include "kvm/kvm_finders.h"
-#include "kvm/kvm_kallsyms.h"
+#include "kvm/kernel/kvm_finders.h"
+#include "kvm/kernel/kvm_kallsyms.h"
 
 #define DIR	"fixtures/vmcore/bullseye-5.10/"
 

@@ -13,9 +13,9 @@
 #include <bpf/btf.h>
 
 #include "testlib.h"
-#include "kvm/kvm_elf_segments.h"
-#include "kvm/kvm_file.h"
-#include "kvm/kvm_finders.h"
+#include "kvm/dump/kvm_elf_segments.h"
+#include "kvm/dump/kvm_file.h"
+#include "kvm/kernel/kvm_finders.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
 #define DIR510	"fixtures/vmcore/bullseye-5.10/"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "testlib.h"
-#include "kvm/kvm_arch.h"
+#include "kvm/arch/kvm_arch.h"
 
 /* Physical memory: the descriptors written, each at its address. */
 #define MAX_WORDS	64

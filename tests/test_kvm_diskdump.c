@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "testlib.h"
-#include "kvm/kvm_diskdump_phys.h"
-#include "kvm/kvm_kdumpfile.h"
+#include "kvm/dump/kvm_diskdump_phys.h"
+#include "kvm/dump/kvm_kdumpfile.h"
 
 #define DUMP	"fixtures/vmcore/debian12-6.1/vmcore.kdump"
 #define PAGE	4096

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "testlib.h"
-#include "kvm/kvm_finders.h"
+#include "kvm/kernel/kvm_finders.h"
 
 #define ELF	"fixtures/vmcore/debian12-6.1/vmcore.elf"
 

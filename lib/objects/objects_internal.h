@@ -1,6 +1,6 @@
 /*
  * objects_internal.h: the object model behind memstat_objects, shared by
- * its accessors and the walk that fills it (kvm/kvm_slub_objects.c).
+ * its accessors and the walk that fills it (kvm/walk/kvm_slub_objects.c).
  * Stacks are kept once each: the objects of one call path share one.
  */
 #ifndef OBJECTS_INTERNAL_H

@@ -1,0 +1,104 @@
+/*
+ * kvm_arch.h: what differs between the architectures a core image may be
+ * of, behind one interface, one file each (kvm_arch_x86_64.c,
+ * kvm_arch_aarch64.c), as drgn's arch_*.c and crash's x86_64.c and
+ * arm64.c: the direct map and the kernel image's map, the page size,
+ * the page-table walk, which link-time addresses KASLR moves, what a
+ * return address carries beside the address, and where the struct page
+ * array is.  The readers and the walks above ask here and do not know
+ * which architecture they read.  Everything comes from the image itself:
+ * its ELF machine or VMCOREINFO, its page tables, its BTF.
+ */
+#ifndef KVM_ARCH_H
+#define KVM_ARCH_H
+
+#include <stddef.h>
+
+#include "kvm/dump/kvm_handle.h"
+
+/*
+ * A VMCOREINFO value by its key ("NUMBER(VA_BITS)"), NUL-terminated into
+ * buf: 0, or -1 when the image has no such line (or a longer one).
+ */
+typedef int (*kvm_vmcoreinfo_fn)(void *arg, const char *key, char *buf,
+    size_t len);
+/* All of [paddr, paddr + len) of physical memory into buf: true, or false. */
+typedef bool (*kvm_phys_fn)(void *arg, uint64_t paddr, void *buf, size_t len);
+
+struct kvm_arch {
+	const char *name;		/* libkdumpfile's arch.name */
+	/* Whether VMCOREINFO is of this architecture's kernel. */
+	bool	(*claims)(kvm_vmcoreinfo_fn line, void *arg);
+	/* The state from VMCOREINFO: 0, or -1 with the error recorded. */
+	int	(*setup)(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line,
+		    void *arg);
+	/* Whether KASLR moves a symbol at this link-time address. */
+	bool	(*kaslr_moves)(uint64_t link_addr);
+	/*
+	 * The struct page array (page_size bytes each) and the virtual
+	 * address of physical address 0 in the direct map: 0, or -1 with
+	 * the error recorded.
+	 */
+	int	(*memmap)(struct memstat_kvm *kvm, uint32_t page_size,
+		    uint64_t *vmemmap, uint64_t *direct_map);
+	/*
+	 * The page tables walked from the image (NULL: the reader's own,
+	 * libkdumpfile's): 0 with *paddr, or -1 (not mapped, or a table
+	 * not read), nothing recorded.
+	 */
+	int	(*walk)(const struct kvm_arch_state *st, uint64_t vaddr,
+		    uint64_t *paddr, kvm_phys_fn read, void *arg);
+};
+
+extern const struct kvm_arch _memstat_kvm_arch_x86_64;
+extern const struct kvm_arch _memstat_kvm_arch_aarch64;
+
+/*
+ * The image's architecture: the one named (libkdumpfile's name, or the
+ * ELF header's machine as one), or where none is named the one whose
+ * kernel VMCOREINFO is of; its state set up, and KASLR's move
+ * (KERNELOFFSET) into kvm->kaslr.  0, or -1 with the error recorded (an
+ * architecture not read is named in it).
+ */
+int	_memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
+	    kvm_vmcoreinfo_fn line, void *arg);
+/* The ELF machine's name as libkdumpfile says it, or NULL if unknown. */
+const char *_memstat_kvm_arch_of_elf(unsigned machine);
+const struct kvm_arch *_memstat_kvm_arch(const struct memstat_kvm *kvm);
+
+/* The kernel's page size in bits. */
+unsigned _memstat_kvm_page_shift(const struct memstat_kvm *kvm);
+/* Whether addr is in the direct map (arm64's linear map), once known. */
+bool	_memstat_kvm_arch_in_direct_map(const struct memstat_kvm *kvm,
+	    uint64_t addr);
+/*
+ * A direct-map or kernel-image address's physical one, by subtraction:
+ * true, or false where only the page tables know.
+ */
+bool	_memstat_kvm_arch_linear(const struct memstat_kvm *kvm,
+	    uint64_t vaddr, uint64_t *paddr);
+/*
+ * A kernel virtual address's physical one by the image's page tables,
+ * each page's answer kept: 0; 1 where the architecture leaves the walk
+ * to the reader; -1 not mapped (nothing recorded).
+ */
+int	_memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
+	    uint64_t *paddr, kvm_phys_fn read, void *arg);
+/* A link-time address (System.map, vmlinux, kallsyms) as it runs. */
+uint64_t _memstat_kvm_arch_relocate(const struct memstat_kvm *kvm,
+	    uint64_t link_addr);
+/* A run-time address's link-time one: _memstat_kvm_arch_relocate undone. */
+uint64_t _memstat_kvm_arch_link(const struct memstat_kvm *kvm, uint64_t addr);
+/* A return address as the kernel would call it: its signature stripped. */
+uint64_t _memstat_kvm_arch_strip(const struct memstat_kvm *kvm,
+	    uint64_t addr);
+
+/*
+ * A VMCOREINFO number ("0x..." hexadecimal, else decimal, a "-" taken
+ * modulo 2^64; base 16 for KERNELOFFSET's bare hex): 0, or -1 when
+ * absent or not a number.
+ */
+int	_memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn line, void *arg,
+	    const char *key, int base, uint64_t *v);
+
+#endif /* !KVM_ARCH_H */

@@ -1,0 +1,402 @@
+/*
+ * kvm_reader_elf.c: the memory reader over an ELF core whose segments
+ * carry kernel virtual addresses, drgn's way: a pread(2) per PT_LOAD,
+ * VMCOREINFO from its note.  That is /proc/kcore, the running kernel as
+ * an ELF core, and an ELF vmcore written with virtual addresses (QEMU's
+ * dump-guest-memory with paging); an ELF core of physical addresses only
+ * is left to libkdumpfile, which walks the page tables.  So is the ELF the
+ * kernel itself makes of the crashed one (/proc/vmcore, makedumpfile -E):
+ * its segments carry virtual addresses, but only of the kernel image and
+ * the direct map, each a linear map of physical memory, so vmalloc,
+ * per-CPU and struct page addresses are found only through the page
+ * tables.  Nothing is
+ * mapped: /proc/kcore is larger than any address space, and a dump cut
+ * under us must give a short read, not a SIGBUS.  Every count read from
+ * the file is bounded before it is used.
+ */
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kvm/arch/kvm_arch.h"
+#include "kvm/dump/kvm_elf_segments.h"
+#include "kvm/dump/kvm_readers.h"
+
+/* procfs's f_type (linux/magic.h). */
+#define PROC_SUPER_MAGIC	0x9fa0
+/* Kernel virtual addresses have the top bit set (x86-64, arm64, ...). */
+#define KERNEL_HALF	(1ULL << 63)
+
+/*
+ * The linear maps seen so far (virtual less physical address): /proc/vmcore
+ * has two, the kernel image's and the direct map's.  One more, or a
+ * segment with no physical address (/proc/kcore's vmalloc and vmemmap), is
+ * a core of every mapping; so is one whose segments give no physical
+ * address at all (every p_paddr 0), which only its virtual ones can read.
+ */
+struct linear_maps {
+	uint64_t	 delta[2];
+	size_t		 n;
+	bool		 other, paddr;
+};
+
+/* /proc/kcore, not a file: the running kernel made its headers. */
+static bool
+on_procfs(int fd)
+{
+	struct statfs sfs;
+
+	return (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC);
+}
+
+struct elf_state {
+	int		 fd;
+	bool		 procfs;	/* /proc/kcore: the running kernel */
+	struct elf_segment *segs;	/* by vaddr, none overlapping */
+	size_t		 nsegs;
+	char		*vmcoreinfo;	/* NUL-terminated */
+	unsigned	 machine;	/* the ELF header's e_machine */
+};
+
+static void
+state_free(struct elf_state *es)
+{
+	if (es == NULL)
+		return;
+	if (es->fd != -1)
+		close(es->fd);
+	free(es->segs);
+	free(es->vmcoreinfo);
+	free(es);
+}
+
+/*
+ * The VMCOREINFO note among a PT_NOTE's notes (name "VMCOREINFO"): copied
+ * NUL-terminated into es.  Notes that run past the segment end the walk.
+ */
+static int
+find_vmcoreinfo(struct memstat_kvm *kvm, struct elf_state *es,
+    const unsigned char *notes, size_t len)
+{
+	size_t off = 0, namesz, descsz, desc_off;
+	Elf64_Nhdr nh;
+
+	while (es->vmcoreinfo == NULL && len - off >= sizeof(nh)) {
+		memcpy(&nh, notes + off, sizeof(nh));
+		namesz = nh.n_namesz;
+		descsz = nh.n_descsz;
+		off += sizeof(nh);
+		if (namesz > len - off)
+			break;
+		desc_off = off + ((namesz + 3) & ~(size_t)3);
+		if (desc_off > len || descsz > len - desc_off)
+			break;
+		if (namesz == sizeof("VMCOREINFO") &&
+		    memcmp(notes + off, "VMCOREINFO", namesz) == 0) {
+			if ((es->vmcoreinfo = malloc(descsz + 1)) == NULL)
+				return (_memstat_kvm_fail(kvm,
+				    MEMSTAT_ERROR_NOMEMORY, "%s",
+				    strerror(ENOMEM)));
+			memcpy(es->vmcoreinfo, notes + desc_off, descsz);
+			es->vmcoreinfo[descsz] = '\0';
+		}
+		off = desc_off + ((descsz + 3) & ~(size_t)3);
+		if (off > len)
+			break;
+	}
+	return (0);
+}
+
+/*
+ * One PT_NOTE's notes, read and searched for VMCOREINFO; *budget bounds
+ * the bytes of notes read in all.
+ */
+static int
+note_segment(struct memstat_kvm *kvm, struct elf_state *es,
+    const Elf64_Phdr *ph, size_t *budget)
+{
+	unsigned char *notes;
+	int rc;
+
+	if (ph->p_filesz == 0 || ph->p_filesz > *budget)
+		return (0);
+	*budget -= ph->p_filesz;
+	if ((notes = malloc(ph->p_filesz)) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	if (_memstat_elf_pread_all(es->fd, notes, ph->p_filesz,
+	    ph->p_offset) != 0)
+		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "ELF note: %s",
+		    errno ? strerror(errno) : "past the end of the file");
+	else
+		rc = find_vmcoreinfo(kvm, es, notes, ph->p_filesz);
+	free(notes);
+	return (rc);
+}
+
+/* A PT_LOAD's mapping, counted among the linear maps. */
+static void
+linear_map_add(struct linear_maps *m, const Elf64_Phdr *ph)
+{
+	uint64_t delta = ph->p_vaddr - ph->p_paddr;
+
+	if (ph->p_paddr != 0)
+		m->paddr = true;
+	if (ph->p_paddr == UINT64_MAX) {
+		m->other = true;
+		return;
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->delta[i] == delta)
+			return;
+	if (m->n < 2)
+		m->delta[m->n++] = delta;
+	else
+		m->other = true;
+}
+
+/* One program header: a PT_NOTE searched, a PT_LOAD kept. */
+static int
+add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
+    size_t i, uint64_t file_size, size_t *budget, bool *physical,
+    struct linear_maps *maps)
+{
+	if (ph->p_type == PT_NOTE && note_segment(kvm, es, ph, budget) != 0)
+		return (-1);
+	if (ph->p_type != PT_LOAD)
+		return (0);
+	/*
+	 * A segment not in the kernel's half, or one that runs past the
+	 * top (kexec-tools 2.0.25 writes -1 for the arm64 image's address
+	 * when it cannot tell it): a core to read by physical address.
+	 */
+	if ((ph->p_vaddr & KERNEL_HALF) == 0 ||
+	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr ||
+	    ph->p_vaddr + ph->p_filesz < ph->p_vaddr)
+		*physical = true;
+	linear_map_add(maps, ph);
+	if (*physical || ph->p_filesz == 0)
+		return (0);
+	if (ph->p_offset + ph->p_filesz < ph->p_offset ||
+	    ph->p_offset + ph->p_filesz > file_size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF segment %zu lies past the end of the file", i));
+	es->segs[es->nsegs++] = (struct elf_segment){ ph->p_vaddr,
+	    ph->p_filesz, ph->p_offset };
+	return (0);
+}
+
+/*
+ * The program headers: the PT_LOADs, every one at a kernel virtual
+ * address, sorted, and the VMCOREINFO note.  0; KVM_READER_NOT_MINE (not
+ * such a core); or -1.
+ */
+static int
+read_headers(struct memstat_kvm *kvm, struct elf_state *es)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[PHDR_BATCH];
+	const struct elf_segment *overlap;
+	struct stat st;
+	size_t budget = MAX_NOTES, batch;
+	uint64_t file_size = UINT64_MAX, count;
+	struct linear_maps maps = { .n = 0 };
+	bool physical = false;
+
+	if (_memstat_elf_pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
+	    (count = _memstat_elf_phdr_count(es->fd, &eh)) == 0)
+		return (KVM_READER_NOT_MINE);
+	es->machine = eh.e_machine;
+	/* A regular file's segments lie within it; /proc/kcore is no file. */
+	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		file_size = (uint64_t)st.st_size;
+	/* /proc/kcore's may overlap: room to split each in two. */
+	es->procfs = on_procfs(es->fd);
+	if ((es->segs = calloc(count, (es->procfs ? 2 : 1) *
+	    sizeof(*es->segs))) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	/* Read PHDR_BATCH at a time: one pread each would be 65,000. */
+	for (size_t i = 0; i < count; i += batch) {
+		batch = count - i < PHDR_BATCH ? count - i : PHDR_BATCH;
+		if (_memstat_elf_pread_all(es->fd, ph, batch * sizeof(*ph),
+		    eh.e_phoff + i * sizeof(*ph)) != 0)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+			    "ELF program headers %zu to %zu: %s", i,
+			    i + batch - 1, errno ? strerror(errno) :
+			    "past the end of the file"));
+		for (size_t j = 0; j < batch; j++)
+			if (add_phdr(kvm, es, &ph[j], i + j, file_size,
+			    &budget, &physical, &maps) != 0)
+				return (-1);
+	}
+	/*
+	 * Physical addresses, linear maps only, or no VMCOREINFO:
+	 * libkdumpfile's.
+	 */
+	if (physical || (maps.paddr && !maps.other) || es->nsegs == 0 ||
+	    es->vmcoreinfo == NULL)
+		return (KVM_READER_NOT_MINE);
+	if ((overlap = _memstat_elf_segments_sort(es->segs, es->nsegs)) !=
+	    NULL && (!es->procfs ||
+	    _memstat_elf_segments_nest(es->segs, &es->nsegs) != 0))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "ELF segments overlap at 0x%" PRIx64, overlap->addr));
+	return (0);
+}
+
+static int
+elf_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
+    size_t len)
+{
+	struct elf_state *es = kvm->reader_arg;
+	const struct elf_segment *s;
+	size_t n;
+
+	/* A read may run from one segment into the next. */
+	while (len > 0) {
+		if ((s = _memstat_elf_segment_of(es->segs, es->nsegs,
+		    addr)) == NULL)
+			return (_memstat_kvm_fail(kvm,
+			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+			    "bytes at 0x%" PRIx64 ": no segment holds it", len,
+			    addr));
+		n = s->size - (addr - s->addr) < len ?
+		    (size_t)(s->size - (addr - s->addr)) : len;
+		if (_memstat_elf_pread_all(es->fd, buf, n, s->offset +
+		    (addr - s->addr)) != 0)
+			return (_memstat_kvm_fail(kvm,
+			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+			    "bytes at 0x%" PRIx64 ": %s", n, addr, errno ?
+			    strerror(errno) : "past the end of the file"));
+		buf = (char *)buf + n;
+		addr += n;
+		len -= n;
+	}
+	return (0);
+}
+
+/* A VMCOREINFO line "KEY=value": its value, up to the newline, or NULL. */
+static const char *
+vmcoreinfo_value(const char *info, const char *key, size_t *len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = info; *p != '\0'; ) {
+		const char *nl = strchr(p, '\n');
+		size_t llen = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		if (llen > klen && memcmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			*len = llen - klen - 1;
+			return (p + klen + 1);
+		}
+		p += llen + (nl != NULL);
+	}
+	return (NULL);
+}
+
+/* A hexadecimal VMCOREINFO value: 0, or -1 when absent or not a number. */
+static int
+vmcoreinfo_hex(const char *info, const char *key, uint64_t *v)
+{
+	const char *val;
+	char buf[32], *end;
+	size_t len;
+
+	if ((val = vmcoreinfo_value(info, key, &len)) == NULL || len == 0 ||
+	    len >= sizeof(buf))
+		return (-1);
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 16);
+	return (*end != '\0' || errno != 0 ? -1 : 0);
+}
+
+/* kvm_vmcoreinfo_fn over the note's text. */
+static int
+vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+{
+	const char *val;
+	size_t n;
+
+	if ((val = vmcoreinfo_value(arg, key, &n)) == NULL || n >= len)
+		return (-1);
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	return (0);
+}
+
+static int
+elf_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
+{
+	struct elf_state *es = kvm->reader_arg;
+	char key[MEMSTAT_ERRLEN];
+
+	if (snprintf(key, sizeof(key), "SYMBOL(%s)", name) >=
+	    (int)sizeof(key))
+		return (-1);
+	return (vmcoreinfo_hex(es->vmcoreinfo, key, addr));
+}
+
+static void
+elf_reader_close(struct memstat_kvm *kvm)
+{
+	state_free(kvm->reader_arg);
+	kvm->reader_arg = NULL;
+}
+
+static int
+elf_reader_open(struct memstat_kvm *kvm, int fd)
+{
+	struct elf_state *es;
+	size_t len;
+	int rc;
+
+	if ((es = calloc(1, sizeof(*es))) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	es->fd = fd;
+	if ((rc = read_headers(kvm, es)) != 0) {
+		/* Not ours: the file goes back to the caller, untouched. */
+		if (rc == KVM_READER_NOT_MINE)
+			es->fd = -1;
+		state_free(es);
+		return (rc);
+	}
+	if (vmcoreinfo_value(es->vmcoreinfo, "OSRELEASE", &len) == NULL) {
+		state_free(es);
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
+		    "no OSRELEASE in the core's VMCOREINFO: not a Linux "
+		    "kernel's"));
+	}
+	if (_memstat_kvm_arch_setup(kvm, _memstat_kvm_arch_of_elf(es->machine),
+	    vmcoreinfo_line, es->vmcoreinfo) != 0) {
+		state_free(es);
+		return (-1);
+	}
+	/* /proc/kcore: the running kernel, whose memory moves under us. */
+	kvm->live = es->procfs;
+	kvm->reader_arg = es;
+	return (0);
+}
+
+const struct kvm_reader _memstat_kvm_elf_reader = {
+	.name = "ELF segments",
+	.open = elf_reader_open,
+	.read = elf_reader_read,
+	.vmcoreinfo_symbol = elf_reader_symbol,
+	.close = elf_reader_close,
+};

@@ -1,0 +1,25 @@
+/*
+ * kvm_image.h: a kernel image named by -N (a vmlinuz, or a vmlinux), as
+ * memory at its link-time addresses, for the kallsyms finder.
+ */
+#ifndef KVM_IMAGE_H
+#define KVM_IMAGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kvm/dump/kvm_handle.h"
+
+struct kvm_image;
+
+/* Whether the first n bytes h are an x86 bzImage's (a vmlinuz). */
+bool	_memstat_kvm_is_bzimage(const unsigned char *h, size_t n);
+/* f read whole (a vmlinuz decompressed): 0, or -1 with the error. */
+int	_memstat_kvm_image_load(struct memstat_kvm *kvm, FILE *f,
+	    struct kvm_image **img);
+/* len bytes at link-time address addr: 0, or -1 (not in the image). */
+int	_memstat_kvm_image_read(void *img, uint64_t addr, void *buf,
+	    size_t len);
+void	_memstat_kvm_image_free(struct kvm_image *img);
+
+#endif /* !KVM_IMAGE_H */

@@ -1,0 +1,49 @@
+/*
+ * kvm_sections.c: the memory sections of kvm_sections.h, walked.
+ */
+#include <inttypes.h>
+
+#include "kvm/arch/kvm_arch.h"
+#include "kvm/kernel/kvm_finders.h"
+#include "kvm/kernel/kvm_sections.h"
+
+#define MAX_ROOTS	(1u << 16)	/* NR_SECTION_ROOTS' bound */
+
+int
+_memstat_kvm_sections_each(struct memstat_kvm *kvm,
+    int (*fn)(void *arg, uint64_t nr, uint64_t map), void *arg)
+{
+	struct kvm_member map;
+	uint64_t roots, root, coded;
+	uint32_t size;
+	size_t per_root;
+	int rc;
+
+	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "mem_section", &roots) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "no "
+		    "mem_section in the image's VMCOREINFO: its memory "
+		    "sections cannot be found"));
+	if (_memstat_kvm_struct_size(kvm, "mem_section", &size) != 0 ||
+	    _memstat_kvm_member(kvm, "mem_section", "section_mem_map",
+	    &map) != 0)
+		return (-1);
+	if (size == 0 || size > 4096)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "a %" PRIu32 "-byte mem_section", size));
+	per_root = ((size_t)1 << _memstat_kvm_page_shift(kvm)) / size;
+	for (uint32_t r = 0; r < MAX_ROOTS; r++) {
+		if (_memstat_kvm_read_u64(kvm, roots + 8ULL * r, &root) != 0)
+			return (-1);
+		for (size_t i = 0; root != 0 && i < per_root; i++) {
+			if (_memstat_kvm_read_u64(kvm, root + i * size +
+			    map.offset, &coded) != 0)
+				return (-1);
+			if ((coded & KVM_SECTION_HAS_MEM_MAP) == 0)
+				continue;
+			if ((rc = fn(arg, (uint64_t)r * per_root + i, coded &
+			    ~((1ULL << KVM_SECTION_FLAG_BITS) - 1))) != 0)
+				return (rc);
+		}
+	}
+	return (0);
+}

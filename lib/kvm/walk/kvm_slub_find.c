@@ -1,0 +1,218 @@
+/*
+ * kvm_slub_find.c: what the slab walk reads that kallsyms naming the
+ * kernel's code only do not name (a kernel built without
+ * CONFIG_KALLSYMS_ALL: Debian's arm64 5.10 and 6.1), found by the
+ * image's own structure instead:
+ *
+ *   - slab_caches, the list of every cache: the cache of any slab page
+ *     (PG_slab in a struct page's flags, its slab_cache) is on it, and
+ *     following its list, every entry is a kmem_cache in the direct map
+ *     but one, the head, in the kernel image; held to its next's prev;
+ *   - slab_kset, the caches' sysfs directory: the kset of a cache's
+ *     kobject;
+ *   - nr_node_ids: past the highest node of node_online_map, which
+ *     VMCOREINFO names.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "kvm/arch/kvm_arch.h"
+#include "kvm/kernel/kvm_sections.h"
+#include "kvm/walk/kvm_slub.h"
+
+#define PAGES_AT_ONCE	256		/* struct pages read at once */
+#define MAX_CACHES	65536		/* a loop guard: a kernel has hundreds */
+#define MAX_NODE_WORDS	16		/* MAX_NUMNODES 1024, in words */
+
+struct scan {
+	struct memstat_kvm *kvm;
+	unsigned	 per_section;	/* pages, as a shift */
+	uint32_t	 page_size;	/* sizeof(struct page) */
+	uint64_t	 slab_bit;	/* 1 << PG_slab */
+	struct kvm_member flags, slab_cache, list;
+	uint64_t	 head;		/* found */
+	uint64_t	 budget;	/* struct pages left to read */
+};
+
+/*
+ * The head of the list cache (a kmem_cache in the direct map) is on: the
+ * one entry outside the direct map, whose next's prev is itself.  0 with
+ * s->head, 1 if this cache does not lead to one, -1 (error).
+ */
+static int
+head_from(struct scan *s, uint64_t cache)
+{
+	struct memstat_kvm *kvm = s->kvm;
+	struct kvm_loop guard = KVM_LOOP_INIT;
+	uint64_t e = cache + s->list.offset, next, prev;
+
+	for (int n = 0; n < MAX_CACHES; n++) {
+		if (_memstat_kvm_read_u64(kvm, e, &next) != 0)
+			return (_memstat_kvm_left_out(kvm) ? 1 : -1);
+		if (!_memstat_kvm_arch_in_direct_map(kvm, next)) {
+			if (_memstat_kvm_read_u64(kvm, next, &e) != 0 ||
+			    _memstat_kvm_read_u64(kvm, e + 8, &prev) != 0)
+				return (_memstat_kvm_left_out(kvm) ? 1 : -1);
+			if (prev != next || !_memstat_kvm_arch_in_direct_map(kvm, e))
+				return (1);
+			s->head = next;
+			return (0);
+		}
+		if (_memstat_kvm_loops(&guard, next))
+			return (1);
+		e = next;
+	}
+	return (1);
+}
+
+/* A section's struct pages, for a slab page whose cache leads to the head. */
+static int
+scan_section(void *arg, uint64_t nr, uint64_t map)
+{
+	struct scan *s = arg;
+	struct memstat_kvm *kvm = s->kvm;
+	uint8_t pages[PAGES_AT_ONCE * 256];
+	uint64_t first = nr << s->per_section, count = 1ULL << s->per_section;
+	uint64_t flags, cache;
+	int rc;
+
+	for (uint64_t i = 0; i < count && s->budget > 0; i += PAGES_AT_ONCE) {
+		uint64_t n = count - i < PAGES_AT_ONCE ? count - i :
+		    PAGES_AT_ONCE;
+
+		s->budget -= n < s->budget ? n : s->budget;
+		if (_memstat_kvm_read(kvm, map + (first + i) * s->page_size,
+		    pages, n * s->page_size) != 0) {
+			if (_memstat_kvm_left_out(kvm))
+				continue;
+			return (-1);
+		}
+		for (uint64_t j = 0; j < n; j++) {
+			const uint8_t *p = pages + j * s->page_size;
+
+			flags = cache = 0;
+			memcpy(&flags, p + s->flags.offset, 8);
+			if ((flags & s->slab_bit) == 0)
+				continue;
+			memcpy(&cache, p + s->slab_cache.offset, 8);
+			if (!_memstat_kvm_arch_in_direct_map(kvm, cache))
+				continue;
+			if ((rc = head_from(s, cache)) <= 0)
+				return (rc == 0 ? 1 : -1);
+		}
+	}
+	return (s->budget > 0 ? 0 : 1);
+}
+
+/* slab_caches by structure: 0 with kvm->slab_caches, or -1. */
+static int
+caches_by_structure(struct memstat_kvm *kvm)
+{
+	struct scan s = { .kvm = kvm, .budget = 1ULL << 26 };
+	const char *slab = "slab";
+	uint64_t vmemmap, direct;
+	int64_t bit;
+	int rc;
+
+	if (kvm->arch.section_bits <= _memstat_kvm_page_shift(kvm))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+		    "no symbol slab_caches in the dump's kallsyms, and no "
+		    "SECTION_SIZE_BITS in its VMCOREINFO to find it by"));
+	s.per_section = kvm->arch.section_bits - _memstat_kvm_page_shift(kvm);
+	/* A struct slab since 5.17; before, struct page's own members. */
+	if (_memstat_kvm_member(kvm, slab, "slab_cache", &s.slab_cache) != 0) {
+		slab = "page";
+		if (_memstat_kvm_member(kvm, slab, "slab_cache",
+		    &s.slab_cache) != 0)
+			return (-1);
+	}
+	if (_memstat_kvm_struct_size(kvm, "page", &s.page_size) != 0 ||
+	    _memstat_kvm_member(kvm, "page", "flags", &s.flags) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "list", &s.list) != 0)
+		return (-1);
+	if (_memstat_kvm_enum_value(kvm, "PG_slab", &bit) != 0 || bit < 0 ||
+	    bit > 63)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+		    "no symbol slab_caches in the dump's kallsyms, and no "
+		    "PG_slab page flag to find it by"));
+	if (s.page_size == 0 || s.page_size > 256 ||
+	    s.flags.offset + 8 > s.page_size ||
+	    s.slab_cache.offset + 8 > s.page_size)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "a %" PRIu32 "-byte struct page", s.page_size));
+	s.slab_bit = 1ULL << bit;
+	/*
+	 * Each section's own map gives its struct pages; the array's start
+	 * is asked for the direct map's bounds, which x86-64 learns here.
+	 */
+	if (_memstat_kvm_arch(kvm)->memmap(kvm, s.page_size, &vmemmap,
+	    &direct) != 0)
+		return (-1);
+	if ((rc = _memstat_kvm_sections_each(kvm, scan_section, &s)) == 1 &&
+	    s.head != 0) {
+		kvm->slab_caches = s.head;
+		return (0);
+	}
+	return (rc == -1 ? -1 : _memstat_kvm_fail(kvm,
+	    MEMSTAT_ERROR_KVM_NOSYMBOL, "no symbol slab_caches in the dump's "
+	    "kallsyms, and no slab page in the dump leads to it"));
+}
+
+int
+_memstat_slub_caches_head(struct memstat_kvm *kvm, uint64_t *head)
+{
+	if (kvm->slab_caches == 0 &&
+	    _memstat_kvm_symbol(kvm, "slab_caches", &kvm->slab_caches) != 0 &&
+	    caches_by_structure(kvm) != 0) {
+		kvm->slab_caches = 0;
+		return (-1);
+	}
+	*head = kvm->slab_caches;
+	return (0);
+}
+
+int
+_memstat_slub_kset(struct memstat_kvm *kvm, uint64_t *kset)
+{
+	struct kvm_member list, kobj, kobj_kset;
+	uint64_t addr, head, first;
+
+	if (_memstat_kvm_symbol(kvm, "slab_kset", &addr) == 0)
+		return (_memstat_kvm_read_u64(kvm, addr, kset));
+	/* slab_caches named, slab_kset not: a kernel without sysfs. */
+	if (_memstat_kvm_symbol(kvm, "slab_caches", &addr) == 0)
+		return (1);
+	if (_memstat_slub_caches_head(kvm, &head) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "list", &list) != 0 ||
+	    _memstat_kvm_member(kvm, "kmem_cache", "kobj", &kobj) != 0 ||
+	    _memstat_kvm_member(kvm, "kobject", "kset", &kobj_kset) != 0)
+		return (-1);
+	if (_memstat_kvm_read_u64(kvm, head, &first) != 0)
+		return (-1);
+	if (first == head)
+		return (1);
+	return (_memstat_kvm_read_u64(kvm, first - list.offset +
+	    kobj.offset + kobj_kset.offset, kset));
+}
+
+int
+_memstat_slub_online_nodes(struct memstat_kvm *kvm, uint64_t *n)
+{
+	uint64_t map, words[MAX_NODE_WORDS];
+	uint32_t size;
+
+	*n = 1;
+	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "node_online_map", &map) != 0)
+		return (0);
+	/* Its first word where BTF gives no size: 64 nodes. */
+	if (_memstat_kvm_struct_size(kvm, "nodemask_t", &size) != 0 ||
+	    size == 0 || size > sizeof(words) || size % 8 != 0)
+		size = 8;
+	if (_memstat_kvm_read(kvm, map, words, size) != 0)
+		return (-1);
+	for (uint32_t w = 0; w < size / 8; w++)
+		for (unsigned b = 0; b < 64; b++)
+			if (words[w] & (1ULL << b))
+				*n = (uint64_t)w * 64 + b + 1;
+	return (0);
+}
