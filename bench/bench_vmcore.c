@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_cpu.h"
 #include "memstat.h"
 #include "timing.h"
 

@@ -14,6 +14,7 @@
 
 #include "testlib.h"
 #include "kvm/arch/kvm_arch.h"
+#include "kvm/dump/kvm_elf_segments.h"
 
 /* Physical memory: the descriptors written, each at its address. */
 #define MAX_WORDS	64
@@ -268,9 +269,12 @@ test_arm64_setup(void **state)
 	    &pa));
 	assert_false(_memstat_kvm_arch_linear(&kvm, 0xffffa1b2c4a3e000ULL,
 	    &pa));
-	/* vmemmap: VMEMMAP_START less PHYS_OFFSET's pages of 64 bytes. */
-	assert_int_equal(_memstat_kvm_arch_aarch64.memmap(&kvm, 64, &vmemmap,
-	    &direct), 0);
+	/*
+	 * vmemmap: VMEMMAP_START less PHYS_OFFSET's pages of 64 bytes,
+	 * nothing asked of the kernel's symbols or sections (no finders).
+	 */
+	assert_int_equal(_memstat_kvm_arch_aarch64.memmap(&kvm, NULL, 64,
+	    &vmemmap, &direct), 0);
 	assert_int_equal(vmemmap, 0xfffffc0000000000ULL - (0x40000ULL * 64));
 	assert_int_equal(direct, 0xffff000000000000ULL - 0x40000000ULL);
 	/* Every symbol is the image's, per-CPU ones too. */
@@ -307,8 +311,8 @@ test_arm64_negative_phys_offset(void **state)
 	assert_true(_memstat_kvm_arch_linear(&kvm,
 	    0xffff000000000000ULL + 0x40000000ULL + 0xb7500000000ULL, &pa));
 	assert_int_equal(pa, 0x40000000ULL);
-	assert_int_equal(_memstat_kvm_arch_aarch64.memmap(&kvm, 64, &vmemmap,
-	    &direct), 0);
+	assert_int_equal(_memstat_kvm_arch_aarch64.memmap(&kvm, NULL, 64,
+	    &vmemmap, &direct), 0);
 	/* memstart_addr's pages counted signed: the array starts above. */
 	assert_int_equal(vmemmap, 0xfffffdffc0000000ULL +
 	    (0xb7500000000ULL >> 12) * 64);
@@ -397,8 +401,8 @@ test_refusals(void **state)
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
 	    (void *)no_pgd), -1);
 	assert_non_null(strstr(kvm.err.msg, "SYMBOL(swapper_pg_dir)"));
-	assert_string_equal(_memstat_kvm_arch_of_elf(183), "aarch64");
-	assert_null(_memstat_kvm_arch_of_elf(0));
+	assert_string_equal(_memstat_elf_machine_name(183), "aarch64");
+	assert_null(_memstat_elf_machine_name(0));
 }
 
 int

@@ -1,13 +1,14 @@
 /*
  * kvm_arch.c: which architecture a core image is of, and what the
- * readers and the walks ask of it, whichever it is (kvm_arch.h).
+ * readers (through the handle's translation) and the floors above ask of
+ * it, whichever it is (kvm_arch.h).
  */
-#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
+#include "kvm/arch/kvm_vmcoreinfo.h"
 
 static const struct kvm_arch *const arches[] = {
 	&_memstat_kvm_arch_x86_64,
@@ -15,55 +16,23 @@ static const struct kvm_arch *const arches[] = {
 };
 #define NARCHES	(sizeof(arches) / sizeof(arches[0]))
 
-const char *
-_memstat_kvm_arch_of_elf(unsigned machine)
-{
-	switch (machine) {
-	case EM_X86_64:
-		return ("x86_64");
-	case EM_AARCH64:
-		return ("aarch64");
-	case EM_PPC64:
-		return ("ppc64");
-	case EM_S390:
-		return ("s390x");
-	case EM_RISCV:
-		return ("riscv64");
-	case EM_386:
-		return ("ia32");
-	case EM_ARM:
-		return ("arm");
-	default:
-		return (NULL);
-	}
-}
-
-int
-_memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn line, void *arg,
-    const char *key, int base, uint64_t *v)
-{
-	char buf[64], *end;
-
-	if (line(arg, key, buf, sizeof(buf)) != 0 || buf[0] == '\0')
-		return (-1);
-	/* Not octal: "0x" says hexadecimal, anything else is decimal. */
-	if (base == 0 && strncmp(buf, "0x", 2) != 0)
-		base = 10;
-	errno = 0;
-	*v = strtoull(buf, &end, base);
-	return (*end != '\0' || errno != 0 ? -1 : 0);
-}
+/* What the readers ask of whichever architecture it is (kvm_handle.h). */
+static const struct kvm_translation translation = {
+	.linear = _memstat_kvm_arch_linear,
+	.walk = _memstat_kvm_arch_walk,
+	.page_shift = _memstat_kvm_page_shift,
+};
 
 int
 _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
-    kvm_vmcoreinfo_fn line, void *arg)
+    kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	const struct kvm_arch *a = NULL;
 	uint64_t bits;
 
 	for (size_t i = 0; i < NARCHES && a == NULL; i++)
 		if (name != NULL ? strcmp(name, arches[i]->name) == 0 :
-		    arches[i]->claims(line, arg))
+		    arches[i]->claims(vmcoreinfo, arg))
 			a = arches[i];
 	if (a == NULL && name != NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
@@ -74,14 +43,15 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 		a = arches[0];
 	memset(&kvm->arch, 0, sizeof(kvm->arch));
 	kvm->arch.ops = a;
+	kvm->translation = &translation;
 	kvm->arch.page_shift = 12;
-	if (_memstat_kvm_vmcoreinfo_number(line, arg,
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
 	    "NUMBER(SECTION_SIZE_BITS)", 10, &bits) == 0 && bits >= 12 &&
 	    bits < 48)
 		kvm->arch.section_bits = (unsigned)bits;
-	(void)_memstat_kvm_vmcoreinfo_number(line, arg, "KERNELOFFSET", 16,
-	    &kvm->kaslr);
-	return (a->setup(kvm, line, arg));
+	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "KERNELOFFSET",
+	    16, &kvm->kaslr);
+	return (a->setup(kvm, vmcoreinfo, arg));
 }
 
 const struct kvm_arch *

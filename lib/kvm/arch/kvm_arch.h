@@ -1,57 +1,21 @@
 /*
  * kvm_arch.h: what differs between the architectures a core image may be
- * of, behind one interface, one file each (kvm_arch_x86_64.c,
- * kvm_arch_aarch64.c), as drgn's arch_*.c and crash's x86_64.c and
- * arm64.c: the direct map and the kernel image's map, the page size,
- * the page-table walk, which link-time addresses KASLR moves, what a
- * return address carries beside the address, and where the struct page
- * array is.  The readers and the walks above ask here and do not know
- * which architecture they read.  Everything comes from the image itself:
- * its ELF machine or VMCOREINFO, its page tables, its BTF.
+ * of, behind one interface (kvm_arch_ops.h), one room each
+ * (kvm_arch_x86_64.c, kvm_arch_aarch64.c), as drgn's arch_*.c and
+ * crash's x86_64.c and arm64.c: the direct map and the kernel image's
+ * map, the page size, the page-table walk, which link-time addresses
+ * KASLR moves, what a return address carries beside the address, and
+ * where the struct page array is (kvm_memmap.h).  The readers (through
+ * the handle's translation) and the floors above ask here and do not
+ * know which architecture they read.  Everything comes from the image
+ * itself: its ELF machine or VMCOREINFO, its page tables, its BTF.
  */
 #ifndef KVM_ARCH_H
 #define KVM_ARCH_H
 
 #include <stddef.h>
 
-#include "kvm/dump/kvm_handle.h"
-
-/*
- * A VMCOREINFO value by its key ("NUMBER(VA_BITS)"), NUL-terminated into
- * buf: 0, or -1 when the image has no such line (or a longer one).
- */
-typedef int (*kvm_vmcoreinfo_fn)(void *arg, const char *key, char *buf,
-    size_t len);
-/* All of [paddr, paddr + len) of physical memory into buf: true, or false. */
-typedef bool (*kvm_phys_fn)(void *arg, uint64_t paddr, void *buf, size_t len);
-
-struct kvm_arch {
-	const char *name;		/* libkdumpfile's arch.name */
-	/* Whether VMCOREINFO is of this architecture's kernel. */
-	bool	(*claims)(kvm_vmcoreinfo_fn line, void *arg);
-	/* The state from VMCOREINFO: 0, or -1 with the error recorded. */
-	int	(*setup)(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line,
-		    void *arg);
-	/* Whether KASLR moves a symbol at this link-time address. */
-	bool	(*kaslr_moves)(uint64_t link_addr);
-	/*
-	 * The struct page array (page_size bytes each) and the virtual
-	 * address of physical address 0 in the direct map: 0, or -1 with
-	 * the error recorded.
-	 */
-	int	(*memmap)(struct memstat_kvm *kvm, uint32_t page_size,
-		    uint64_t *vmemmap, uint64_t *direct_map);
-	/*
-	 * The page tables walked from the image (NULL: the reader's own,
-	 * libkdumpfile's): 0 with *paddr, or -1 (not mapped, or a table
-	 * not read), nothing recorded.
-	 */
-	int	(*walk)(const struct kvm_arch_state *st, uint64_t vaddr,
-		    uint64_t *paddr, kvm_phys_fn read, void *arg);
-};
-
-extern const struct kvm_arch _memstat_kvm_arch_x86_64;
-extern const struct kvm_arch _memstat_kvm_arch_aarch64;
+#include "kvm/arch/kvm_arch_ops.h"
 
 /*
  * The image's architecture: the one named (libkdumpfile's name, or the
@@ -61,9 +25,7 @@ extern const struct kvm_arch _memstat_kvm_arch_aarch64;
  * architecture not read is named in it).
  */
 int	_memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
-	    kvm_vmcoreinfo_fn line, void *arg);
-/* The ELF machine's name as libkdumpfile says it, or NULL if unknown. */
-const char *_memstat_kvm_arch_of_elf(unsigned machine);
+	    kvm_vmcoreinfo_fn vmcoreinfo, void *arg);
 const struct kvm_arch *_memstat_kvm_arch(const struct memstat_kvm *kvm);
 
 /* The kernel's page size in bits. */
@@ -92,13 +54,5 @@ uint64_t _memstat_kvm_arch_link(const struct memstat_kvm *kvm, uint64_t addr);
 /* A return address as the kernel would call it: its signature stripped. */
 uint64_t _memstat_kvm_arch_strip(const struct memstat_kvm *kvm,
 	    uint64_t addr);
-
-/*
- * A VMCOREINFO number ("0x..." hexadecimal, else decimal, a "-" taken
- * modulo 2^64; base 16 for KERNELOFFSET's bare hex): 0, or -1 when
- * absent or not a number.
- */
-int	_memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn line, void *arg,
-	    const char *key, int base, uint64_t *v);
 
 #endif /* !KVM_ARCH_H */

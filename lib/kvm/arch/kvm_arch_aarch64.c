@@ -21,27 +21,26 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "kvm/arch/kvm_arch.h"
-#include "kvm/kernel/kvm_finders.h"
-#include "kvm/kernel/kvm_sections.h"
+#include "kvm/arch/kvm_arch_ops.h"
+#include "kvm/arch/kvm_vmcoreinfo.h"
 
 #define DESC_VALID	1ULL
 #define DESC_TABLE	2ULL		/* above the last level; a page at it */
 
 static bool
-arm64_claims(kvm_vmcoreinfo_fn line, void *arg)
+arm64_claims(kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	uint64_t v;
 
-	return (_memstat_kvm_vmcoreinfo_number(line, arg,
+	return (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
 	    "NUMBER(kimage_voffset)", 0, &v) == 0);
 }
 
 static int
-need(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line, void *arg,
+need(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg,
     const char *key, int base, uint64_t *v)
 {
-	if (_memstat_kvm_vmcoreinfo_number(line, arg, key, base, v) == 0)
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, key, base, v) == 0)
 		return (0);
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an arm64 image "
 	    "whose VMCOREINFO has no %s: its addresses cannot be "
@@ -49,17 +48,18 @@ need(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line, void *arg,
 }
 
 static int
-arm64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line, void *arg)
+arm64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	struct kvm_arch_state *st = &kvm->arch;
 	uint64_t page, va_bits, t1sz, voffset, pgd, modules;
 
-	if (need(kvm, line, arg, "PAGESIZE", 10, &page) != 0 ||
-	    need(kvm, line, arg, "NUMBER(VA_BITS)", 10, &va_bits) != 0 ||
-	    need(kvm, line, arg, "NUMBER(kimage_voffset)", 0, &voffset) != 0 ||
-	    need(kvm, line, arg, "NUMBER(PHYS_OFFSET)", 0,
+	if (need(kvm, vmcoreinfo, arg, "PAGESIZE", 10, &page) != 0 ||
+	    need(kvm, vmcoreinfo, arg, "NUMBER(VA_BITS)", 10, &va_bits) != 0 ||
+	    need(kvm, vmcoreinfo, arg, "NUMBER(kimage_voffset)", 0,
+	    &voffset) != 0 ||
+	    need(kvm, vmcoreinfo, arg, "NUMBER(PHYS_OFFSET)", 0,
 	    &st->phys_offset) != 0 ||
-	    need(kvm, line, arg, "SYMBOL(swapper_pg_dir)", 16, &pgd) != 0)
+	    need(kvm, vmcoreinfo, arg, "SYMBOL(swapper_pg_dir)", 16, &pgd) != 0)
 		return (-1);
 	if (page != 4096 && page != 16384 && page != 65536)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an arm64 "
@@ -72,20 +72,21 @@ arm64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line, void *arg)
 		    va_bits));
 	/* What the hardware translates: 48 bits for a 52-bit kernel on some. */
 	st->va_bits = (unsigned)va_bits;
-	if (_memstat_kvm_vmcoreinfo_number(line, arg, "NUMBER(TCR_EL1_T1SZ)",
-	    0, &t1sz) == 0 && t1sz >= 12 && t1sz <= 28)
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
+	    "NUMBER(TCR_EL1_T1SZ)", 0, &t1sz) == 0 && t1sz >= 12 && t1sz <= 28)
 		st->va_bits = 64 - (unsigned)t1sz;
 	st->lpa2 = st->page_shift != 16 && st->va_bits == 52;
 	st->pgd = pgd - voffset;
 	st->lin_start = -(1ULL << va_bits);
 	st->lin_end = st->lin_start + (1ULL << (va_bits - 1));
-	if (_memstat_kvm_vmcoreinfo_number(line, arg, "NUMBER(MODULES_VADDR)",
-	    0, &modules) == 0 && modules > st->lin_start)
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
+	    "NUMBER(MODULES_VADDR)", 0, &modules) == 0 &&
+	    modules > st->lin_start)
 		st->lin_end = modules;
 	st->direct_map = st->lin_start - st->phys_offset;
-	(void)_memstat_kvm_vmcoreinfo_number(line, arg,
+	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
 	    "NUMBER(KERNELPACMASK)", 0, &st->pac_mask);
-	(void)_memstat_kvm_vmcoreinfo_number(line, arg,
+	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
 	    "NUMBER(VMEMMAP_START)", 0, &st->vmemmap_start);
 	return (0);
 }
@@ -163,16 +164,15 @@ first_map(void *arg, uint64_t nr, uint64_t map)
 }
 
 static int
-arm64_memmap(struct memstat_kvm *kvm, uint32_t page_size, uint64_t *vmemmap,
-    uint64_t *direct_map)
+arm64_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
+    uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
 {
 	const struct kvm_arch_state *st = &kvm->arch;
 	int rc;
 
 	*direct_map = st->direct_map;
 	if (st->vmemmap_start == 0) {
-		if ((rc = _memstat_kvm_sections_each(kvm, first_map,
-		    vmemmap)) != 0)
+		if ((rc = find->sections_each(kvm, first_map, vmemmap)) != 0)
 			return (rc == 1 ? 0 : -1);
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "no memory section has a struct page array"));

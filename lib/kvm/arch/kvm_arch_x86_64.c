@@ -8,8 +8,8 @@
  */
 #include <inttypes.h>
 
-#include "kvm/arch/kvm_arch.h"
-#include "kvm/kernel/kvm_finders.h"
+#include "kvm/arch/kvm_arch_ops.h"
+#include "kvm/arch/kvm_vmcoreinfo.h"
 
 /*
  * The kernel image mapping (__START_KERNEL_map): the image's link-time
@@ -19,22 +19,23 @@
 #define KERNEL_IMAGE_SIZE	(1ULL << 30)
 
 static bool
-x86_claims(kvm_vmcoreinfo_fn line, void *arg)
+x86_claims(kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	uint64_t v;
 
-	return (_memstat_kvm_vmcoreinfo_number(line, arg, "NUMBER(phys_base)",
-	    0, &v) == 0 || _memstat_kvm_vmcoreinfo_number(line, arg,
+	return (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
+	    "NUMBER(phys_base)", 0, &v) == 0 ||
+	    _memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
 	    "SYMBOL(init_top_pgt)", 16, &v) == 0);
 }
 
 static int
-x86_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn line, void *arg)
+x86_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	uint64_t phys_base;
 
-	if (_memstat_kvm_vmcoreinfo_number(line, arg, "NUMBER(phys_base)", 0,
-	    &phys_base) == 0) {
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
+	    "NUMBER(phys_base)", 0, &phys_base) == 0) {
 		kvm->arch.img_start = KVM_KERNEL_MAP;
 		kvm->arch.img_end = KVM_KERNEL_MAP + KERNEL_IMAGE_SIZE;
 		kvm->arch.img_delta = KVM_KERNEL_MAP - phys_base;
@@ -50,15 +51,15 @@ x86_kaslr_moves(uint64_t link_addr)
 }
 
 static int
-x86_memmap(struct memstat_kvm *kvm, uint32_t page_size, uint64_t *vmemmap,
-    uint64_t *direct_map)
+x86_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
+    uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
 {
 	uint64_t addr;
 
 	(void)page_size;
-	if (_memstat_kvm_symbol(kvm, "vmemmap_base", &addr) != 0 ||
+	if (find->symbol(kvm, "vmemmap_base", &addr) != 0 ||
 	    _memstat_kvm_read_u64(kvm, addr, vmemmap) != 0 ||
-	    _memstat_kvm_symbol(kvm, "page_offset_base", &addr) != 0 ||
+	    find->symbol(kvm, "page_offset_base", &addr) != 0 ||
 	    _memstat_kvm_read_u64(kvm, addr, direct_map) != 0)
 		return (-1);
 	/*

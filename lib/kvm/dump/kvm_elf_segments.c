@@ -35,6 +35,29 @@ _memstat_elf_pread_all(int fd, void *buf, size_t len, uint64_t off)
 	return (0);
 }
 
+const char *
+_memstat_elf_machine_name(unsigned machine)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return ("x86_64");
+	case EM_AARCH64:
+		return ("aarch64");
+	case EM_PPC64:
+		return ("ppc64");
+	case EM_S390:
+		return ("s390x");
+	case EM_RISCV:
+		return ("riscv64");
+	case EM_386:
+		return ("ia32");
+	case EM_ARM:
+		return ("arm");
+	default:
+		return (NULL);
+	}
+}
+
 uint64_t
 _memstat_elf_phdr_count(int fd, const Elf64_Ehdr *eh)
 {

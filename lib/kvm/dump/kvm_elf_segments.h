@@ -1,6 +1,7 @@
 /*
  * kvm_elf_segments.h: what the two ways of reading an ELF core share: a
- * whole pread(2), the program header count, and the PT_LOADs sorted by
+ * whole pread(2), the machine's name, the program header count, and the
+ * PT_LOADs sorted by
  * the address a reader looks them up by (kernel virtual for /proc/kcore
  * and paging dumps, physical for the others' direct map).
  */
@@ -20,6 +21,8 @@ struct elf_segment {
 
 /* All of len bytes at off: 0, or -1 with errno (0: the file ended). */
 int	_memstat_elf_pread_all(int fd, void *buf, size_t len, uint64_t off);
+/* The ELF machine's name as libkdumpfile says it, or NULL if unknown. */
+const char *_memstat_elf_machine_name(unsigned machine);
 /*
  * How many program headers: e_phnum, or with PN_XNUM (QEMU's paging dumps
  * have one per run of mapped pages, 65,000 for 256 MiB) section 0's

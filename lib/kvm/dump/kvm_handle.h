@@ -1,9 +1,11 @@
 /*
  * kvm_handle.h: a Linux kernel core image, read the way drgn reads one:
  * one handle fed by pluggable parts.  This is the bottom of the core-image
- * code: the handle, the memory reader seam, and the read and fail helpers
- * that everything above calls (the readers, the symbol and type finders,
- * the SLUB walk).  It calls nothing above it.
+ * code (lib/kvm/dump/, the dump's floor): the handle, the memory reader
+ * seam, and the read and fail helpers that everything above calls (the
+ * readers, the architectures, the symbol and type finders, the walks).
+ * It calls nothing above it: what the floors above know (the
+ * architecture's translation) they hand down through the seam.
  */
 #ifndef KVM_HANDLE_H
 #define KVM_HANDLE_H
@@ -46,6 +48,23 @@ struct memstat_kvm;
  */
 #define KVM_READER_NOT_MINE	1
 
+/*
+ * A VMCOREINFO value by its key ("NUMBER(VA_BITS)"), NUL-terminated into
+ * buf: 0, or -1 when the image has no such line (or a longer one).
+ */
+typedef int (*kvm_vmcoreinfo_fn)(void *arg, const char *key, char *buf,
+    size_t len);
+/* All of [paddr, paddr + len) of physical memory into buf: true, or false. */
+typedef bool (*kvm_phys_fn)(void *arg, uint64_t paddr, void *buf, size_t len);
+
+/*
+ * What the file says of itself, for the kernel's floor to choose the
+ * architecture by once open (kvm_open.c): arch_name, the architecture
+ * the file names in libkdumpfile's words ("x86_64", "aarch64"), or NULL;
+ * vmcoreinfo, its VMCOREINFO lines, called with reader_arg; arch_found,
+ * told the architecture chosen (it may be NULL): 0, or -1 with the error
+ * recorded.
+ */
 struct kvm_reader {
 	const char *name;
 	int	(*open)(struct memstat_kvm *kvm, int fd);
@@ -54,6 +73,27 @@ struct kvm_reader {
 	int	(*vmcoreinfo_symbol)(struct memstat_kvm *kvm,
 		    const char *name, uint64_t *addr);
 	void	(*close)(struct memstat_kvm *kvm);
+	const char *(*arch_name)(struct memstat_kvm *kvm);
+	kvm_vmcoreinfo_fn vmcoreinfo;
+	int	(*arch_found)(struct memstat_kvm *kvm, const char *name);
+};
+
+/*
+ * The kernel's own translation of its addresses, which the architectures'
+ * floor hands the handle once it knows the image's (kvm_arch.h), as
+ * drgn's program hands its memory reader a page-table walk: a reader of
+ * physical memory asks it before its own translation.  linear: the direct
+ * map and the kernel image, by subtraction (true with *paddr); walk: the
+ * image's page tables, read by read (0 with *paddr; 1 where the
+ * architecture leaves the walk to the reader; -1 not mapped, nothing
+ * recorded); page_shift: the kernel's page size in bits.
+ */
+struct kvm_translation {
+	bool	(*linear)(const struct memstat_kvm *kvm, uint64_t vaddr,
+		    uint64_t *paddr);
+	int	(*walk)(struct memstat_kvm *kvm, uint64_t vaddr,
+		    uint64_t *paddr, kvm_phys_fn read, void *arg);
+	unsigned (*page_shift)(const struct memstat_kvm *kvm);
 };
 
 struct memstat_kvm {
@@ -66,6 +106,8 @@ struct memstat_kvm {
 	bool			 live;		/* the running kernel's memory */
 	int			 flags;		/* memstat_kvm_setflags()'s */
 	struct kvm_arch_state	 arch;		/* kvm_arch.h */
+	/* The architecture's, once set up; NULL: none known yet. */
+	const struct kvm_translation *translation;
 	/* slab_caches, where found by structure (kvm_slub_find.c), or 0. */
 	uint64_t		 slab_caches;
 	struct memstat_err	 err;		/* the last failure */

@@ -25,7 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kvm/arch/kvm_arch.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_readers.h"
 
@@ -327,12 +326,14 @@ vmcoreinfo_hex(const char *info, const char *key, uint64_t *v)
 
 /* kvm_vmcoreinfo_fn over the note's text. */
 static int
-vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+elf_reader_vmcoreinfo(void *arg, const char *key, char *buf, size_t len)
 {
+	const struct elf_state *es = arg;
 	const char *val;
 	size_t n;
 
-	if ((val = vmcoreinfo_value(arg, key, &n)) == NULL || n >= len)
+	if ((val = vmcoreinfo_value(es->vmcoreinfo, key, &n)) == NULL ||
+	    n >= len)
 		return (-1);
 	memcpy(buf, val, n);
 	buf[n] = '\0';
@@ -349,6 +350,13 @@ elf_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 	    (int)sizeof(key))
 		return (-1);
 	return (vmcoreinfo_hex(es->vmcoreinfo, key, addr));
+}
+
+static const char *
+elf_reader_arch_name(struct memstat_kvm *kvm)
+{
+	return (_memstat_elf_machine_name(
+	    ((struct elf_state *)kvm->reader_arg)->machine));
 }
 
 static void
@@ -382,11 +390,6 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 		    "no OSRELEASE in the core's VMCOREINFO: not a Linux "
 		    "kernel's"));
 	}
-	if (_memstat_kvm_arch_setup(kvm, _memstat_kvm_arch_of_elf(es->machine),
-	    vmcoreinfo_line, es->vmcoreinfo) != 0) {
-		state_free(es);
-		return (-1);
-	}
 	/* /proc/kcore: the running kernel, whose memory moves under us. */
 	kvm->live = es->procfs;
 	kvm->reader_arg = es;
@@ -399,4 +402,6 @@ const struct kvm_reader _memstat_kvm_elf_reader = {
 	.read = elf_reader_read,
 	.vmcoreinfo_symbol = elf_reader_symbol,
 	.close = elf_reader_close,
+	.arch_name = elf_reader_arch_name,
+	.vmcoreinfo = elf_reader_vmcoreinfo,
 };

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kvm/arch/kvm_arch.h"
 #include "kvm/dump/kvm_diskdump_phys.h"
 #include "kvm/dump/kvm_elf_phys.h"
 #include "kvm/dump/kvm_file.h"
@@ -83,8 +82,8 @@ phys_read_at(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 
 /*
  * A read of the direct map or the kernel image: the physical address by
- * subtraction, no page-table walk, no libkdumpfile (kvm_elf_phys.h,
- * kvm_diskdump_phys.h).  0: read; -1: a page of it the dump left out, the
+ * subtraction (the handle's translation), no page-table walk, no
+ * libkdumpfile (kvm_elf_phys.h, kvm_diskdump_phys.h).  0: read; -1: a page of it the dump left out, the
  * error recorded (libkdumpfile 0.5.1's page cache can fail on such
  * pages: a NULL buffer after it reuses an entry it had dropped); 1:
  * libkdumpfile's to read.
@@ -95,7 +94,8 @@ linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
 {
 	uint64_t paddr;
 
-	if (!_memstat_kvm_arch_linear(kvm, addr, &paddr))
+	if (kvm->translation == NULL ||
+	    !kvm->translation->linear(kvm, addr, &paddr))
 		return (1);
 	if (phys_read(ks, paddr, buf, len))
 		return (0);
@@ -104,23 +104,26 @@ linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
 
 /*
  * A read through the image's own page tables, page by page, where the
- * architecture walks them (kvm_arch.h): 0, -1 with the error recorded,
- * or 1: libkdumpfile's to read.
+ * architecture walks them (the handle's translation): 0, -1 with the
+ * error recorded, or 1: libkdumpfile's to read.
  */
 static int
 walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
     void *buf, size_t len)
 {
-	uint64_t page = 1ULL << _memstat_kvm_page_shift(kvm), paddr;
+	const struct kvm_translation *t = kvm->translation;
+	uint64_t page, paddr;
 	size_t n;
 	int rc;
 
+	if (t == NULL)
+		return (1);
+	page = 1ULL << t->page_shift(kvm);
 	while (len > 0) {
 		n = page - (addr & (page - 1));
 		if (n > len)
 			n = len;
-		if ((rc = _memstat_kvm_arch_walk(kvm, addr, &paddr,
-		    phys_read_any, ks)) == 1)
+		if ((rc = t->walk(kvm, addr, &paddr, phys_read_any, ks)) == 1)
 			return (1);
 		if (rc != 0)
 			return (_memstat_kvm_fail(kvm,
@@ -181,12 +184,13 @@ kdump_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 
 /* kvm_vmcoreinfo_fn over libkdumpfile's VMCOREINFO lines. */
 static int
-vmcoreinfo_line(void *arg, const char *key, char *buf, size_t len)
+kdump_reader_vmcoreinfo(void *arg, const char *key, char *buf, size_t len)
 {
+	const struct kdump_state *ks = arg;
 	char *line;
 	int rc = -1;
 
-	if (kdump_vmcoreinfo_line(arg, key, &line) != KDUMP_OK)
+	if (kdump_vmcoreinfo_line(ks->ctx, key, &line) != KDUMP_OK)
 		return (-1);
 	if (strlen(line) < len) {
 		memcpy(buf, line, strlen(line) + 1);
@@ -202,11 +206,13 @@ set_str(kdump_ctx_t *ctx, const char *key, const char *value)
 	return (kdump_set_string_attr(ctx, key, value) == KDUMP_OK);
 }
 
-/* The dump, opened and ready for kernel virtual reads: 0 or -1. */
+/*
+ * The dump, opened, its VMCOREINFO found: 0 or -1.  Kernel virtual reads
+ * wait for its architecture (kdump_reader_arch_found()).
+ */
 static int
 kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 {
-	const char *arch;
 	bool diskdump;
 	char *line;
 
@@ -255,26 +261,40 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 		    "no VMCOREINFO in the dump: not a Linux kernel dump, or "
 		    "made without it"));
 	free(line);
-	/*
-	 * QEMU's kdump files name the machine but not the architecture
-	 * ("Unknown" on arm64): VMCOREINFO's own keys tell it then.
-	 */
-	if (kdump_get_string_attr(ks->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
+	return (0);
+}
+
+/*
+ * QEMU's kdump files name the machine but not the architecture
+ * ("Unknown" on arm64): VMCOREINFO's own keys tell it then.
+ */
+static const char *
+kdump_reader_arch_name(struct memstat_kvm *kvm)
+{
+	const char *arch;
+
+	if (kdump_get_string_attr(ctx_of(kvm), KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK)
-		arch = NULL;
-	if (_memstat_kvm_arch_setup(kvm, arch, vmcoreinfo_line, ks->ctx) != 0)
-		return (-1);
-	/*
-	 * Named now, the architecture takes effect when the OS type is set
-	 * anew: libkdumpfile reads the kernel's page tables then, and a dump
-	 * it cannot read is refused here, not at the first read.
-	 */
-	if (arch == NULL && (!set_str(ks->ctx, KDUMP_ATTR_ARCH_NAME,
-	    _memstat_kvm_arch(kvm)->name) ||
-	    kdump_clear_attr(ks->ctx, KDUMP_ATTR_OSTYPE) != KDUMP_OK ||
-	    !set_str(ks->ctx, KDUMP_ATTR_OSTYPE, "linux")))
+		return (NULL);
+	return (arch);
+}
+
+/*
+ * Named now, the architecture takes effect when the OS type is set anew:
+ * libkdumpfile reads the kernel's page tables then, and a dump it cannot
+ * read is refused here, not at the first read.
+ */
+static int
+kdump_reader_arch_found(struct memstat_kvm *kvm, const char *name)
+{
+	kdump_ctx_t *ctx = ctx_of(kvm);
+
+	if (kdump_reader_arch_name(kvm) == NULL && (!set_str(ctx,
+	    KDUMP_ATTR_ARCH_NAME, name) ||
+	    kdump_clear_attr(ctx, KDUMP_ATTR_OSTYPE) != KDUMP_OK ||
+	    !set_str(ctx, KDUMP_ATTR_OSTYPE, "linux")))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
-		    kdump_get_err(ks->ctx)));
+		    kdump_get_err(ctx)));
 	return (0);
 }
 
@@ -321,4 +341,7 @@ const struct kvm_reader _memstat_kvm_kdump_reader = {
 	.read = kdump_reader_read,
 	.vmcoreinfo_symbol = kdump_reader_symbol,
 	.close = kdump_reader_close,
+	.arch_name = kdump_reader_arch_name,
+	.vmcoreinfo = kdump_reader_vmcoreinfo,
+	.arch_found = kdump_reader_arch_found,
 };

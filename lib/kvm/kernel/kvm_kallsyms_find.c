@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvm/kernel/kvm_kallsyms.h"
+#include "kvm/kernel/kvm_kallsyms_find.h"
 
 /* The dump's memory, for a kallsyms_memory. */
 static int

@@ -1,7 +1,8 @@
 /*
  * kvm_open.c: FreeBSD's kvm-style handle on a kernel core image.  Opening
- * chooses the memory reader (kvm_readers.h) by content; closing gives back
- * what the reader and the finders loaded.
+ * chooses the memory reader (kvm_readers.h) by content, then the
+ * architecture (kvm_arch.h) by what the file says of itself; closing
+ * gives back what the reader and the finders loaded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,15 +11,37 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kvm/kernel/kvm_finders.h"
+#include "kvm/arch/kvm_arch.h"
 #include "kvm/dump/kvm_readers.h"
+#include "kvm/kernel/kvm_finders.h"
 
 static const struct kvm_reader *const readers[] = {
 	&_memstat_kvm_elf_reader,
 	&_memstat_kvm_kdump_reader,
 };
 
-/* Offer the file to each reader in turn: 0, or -1 with the error. */
+/*
+ * The image's architecture, from what the reader's file says (its
+ * machine, its VMCOREINFO), then told to the reader: 0, or -1 with the
+ * error recorded.
+ */
+static int
+kvm_choose_arch(struct memstat_kvm *kvm)
+{
+	const struct kvm_reader *r = kvm->reader;
+
+	if (_memstat_kvm_arch_setup(kvm, r->arch_name(kvm), r->vmcoreinfo,
+	    kvm->reader_arg) != 0)
+		return (-1);
+	if (r->arch_found == NULL)
+		return (0);
+	return (r->arch_found(kvm, _memstat_kvm_arch(kvm)->name));
+}
+
+/*
+ * Offer the file to each reader in turn, and set up the architecture of
+ * the one that takes it: 0, or -1 with the error (no reader left open).
+ */
 static int
 kvm_choose_reader(struct memstat_kvm *kvm, const char *core)
 {
@@ -29,9 +52,16 @@ kvm_choose_reader(struct memstat_kvm *kvm, const char *core)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "%s: %s", core, strerror(errno)));
 		kvm->reader = readers[i];
-		if ((rc = readers[i]->open(kvm, fd)) != KVM_READER_NOT_MINE)
-			return (rc);
-		close(fd);
+		if ((rc = readers[i]->open(kvm, fd)) == KVM_READER_NOT_MINE) {
+			close(fd);
+			continue;
+		}
+		if (rc == 0 && kvm_choose_arch(kvm) != 0) {
+			if (readers[i]->close != NULL)
+				readers[i]->close(kvm);
+			rc = -1;
+		}
+		return (rc);
 	}
 	kvm->reader = NULL;
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,

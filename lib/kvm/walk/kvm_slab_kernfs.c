@@ -18,7 +18,9 @@
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/kernel/kvm_finders.h"
+#include "kvm/walk/kvm_slab_kernfs.h"
+#include "kvm/walk/kvm_slub_find.h"
 #include "linux/linux_tree.h"
 
 #define RB_DEPTH	64

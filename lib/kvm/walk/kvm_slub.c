@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slab_kernfs.h"
+#include "kvm/walk/kvm_slub_cpu.h"
+#include "kvm/walk/kvm_slub_find.h"
+#include "kvm/walk/kvm_slub_name.h"
 #include "linux/linux_tree.h"
 
 #define MAX_CACHES	100000

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_cpu.h"
 
 #define MAX_SHEAF	65536		/* objects in one sheaf */
 

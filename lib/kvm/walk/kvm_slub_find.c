@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
+#include "kvm/kernel/kvm_finders.h"
+#include "kvm/kernel/kvm_memmap.h"
 #include "kvm/kernel/kvm_sections.h"
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_find.h"
 
 #define PAGES_AT_ONCE	256		/* struct pages read at once */
 #define MAX_CACHES	65536		/* a loop guard: a kernel has hundreds */
@@ -145,8 +147,7 @@ caches_by_structure(struct memstat_kvm *kvm)
 	 * Each section's own map gives its struct pages; the array's start
 	 * is asked for the direct map's bounds, which x86-64 learns here.
 	 */
-	if (_memstat_kvm_arch(kvm)->memmap(kvm, s.page_size, &vmemmap,
-	    &direct) != 0)
+	if (_memstat_kvm_memmap(kvm, s.page_size, &vmemmap, &direct) != 0)
 		return (-1);
 	if ((rc = _memstat_kvm_sections_each(kvm, scan_section, &s)) == 1 &&
 	    s.head != 0) {

@@ -24,7 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_name.h"
+#include "kvm/walk/kvm_slub_slab.h"
 
 /* The string at the pointer member m of base, if it is a cache's name. */
 static int

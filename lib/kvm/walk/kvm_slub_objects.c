@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_find.h"
+#include "kvm/walk/kvm_slub_name.h"
+#include "kvm/walk/kvm_slub_slab.h"
 #include "kvm/walk/kvm_tasks.h"
 #include "kvm/walk/kvm_stackdepot.h"
 #include "objects/objects_internal.h"

@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/kernel/kvm_memmap.h"
+#include "kvm/walk/kvm_slub_find.h"
+#include "kvm/walk/kvm_slub_slab.h"
 
 #define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
 #define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
@@ -70,8 +72,8 @@ _memstat_slub_memmap(struct memstat_kvm *kvm, struct slub_memmap *mm)
 	if (_memstat_kvm_struct_size(kvm, "page", &mm->page_size_struct) != 0)
 		return (-1);
 	mm->page_shift = _memstat_kvm_page_shift(kvm);
-	return (_memstat_kvm_arch(kvm)->memmap(kvm, mm->page_size_struct,
-	    &mm->vmemmap, &mm->page_offset));
+	return (_memstat_kvm_memmap(kvm, mm->page_size_struct, &mm->vmemmap,
+	    &mm->page_offset));
 }
 
 int

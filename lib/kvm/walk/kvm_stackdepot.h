@@ -4,7 +4,7 @@
 #ifndef KVM_STACKDEPOT_H
 #define KVM_STACKDEPOT_H
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_slab.h"
 
 struct depot_layout {
 	bool		 ok;

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kvm/walk/kvm_slub.h"
+#include "kvm/walk/kvm_slub_slab.h"
 #include "kvm/walk/kvm_tasks.h"
 #include "objects/objects_internal.h"
 
