@@ -33,8 +33,8 @@ struct lines {
  * the note (text only).  In JSON each number goes under its key: the
  * arguments are n pairs of (const char *key, uintmax_t value).
  */
-void	line(const struct lines *out, const char *unit, const char *note,
-	    int n, ...);
+void	numbers_line(const struct lines *out, const char *unit,
+	    const char *note, int n, ...);
 /*
  * A number, or a name (the cache a merged one's objects are counted in),
  * under key in JSON and numbers, not in text.

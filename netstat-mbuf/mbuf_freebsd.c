@@ -114,7 +114,8 @@ sendfile_report(const struct lines *out, struct tool_source *src)
 	    i++) {
 		if ((size_t)sendfile_lines[i].index >= n)
 			continue;
-		line(out, "", sendfile_lines[i].note, 1, sendfile_lines[i].key,
+		numbers_line(out, "", sendfile_lines[i].note, 1,
+		    sendfile_lines[i].key,
 		    (uintmax_t)v[sendfile_lines[i].index]);
 	}
 }
@@ -166,32 +167,36 @@ use_lines(struct lines *out, const struct mbuf_zones *z)
 	const struct zone *jumbop = &z->jumbop;
 	char note[128];
 
-	line(out, "", "mbufs in use (current/cache/total)", 3,
+	numbers_line(out, "", "mbufs in use (current/cache/total)", 3,
 	    "mbuf-current", z->mbuf.count + z->packet.count,
 	    "mbuf-cache", z->mbuf.free + z->packet.free,
 	    "mbuf-total", z->mbuf.count + z->packet.count + z->mbuf.free +
 	    z->packet.free);
 	/* A cached packet holds a cluster the cluster zone counts as used. */
-	line(out, "", "mbuf clusters in use (current/cache/total/max)", 4,
+	numbers_line(out, "",
+	    "mbuf clusters in use (current/cache/total/max)", 4,
 	    "cluster-current", z->cluster.count - z->packet.free,
 	    "cluster-cache", z->cluster.free + z->packet.free,
 	    "cluster-total", z->cluster.count + z->cluster.free,
 	    "cluster-max", z->cluster.limit);
-	line(out, "", "mbuf+clusters out of packet secondary zone in use "
+	numbers_line(out, "",
+	    "mbuf+clusters out of packet secondary zone in use "
 	    "(current/cache)", 2,
 	    "packet-count", z->packet.count, "packet-free", z->packet.free);
 	snprintf(note, sizeof(note), "%juk (page size) jumbo clusters in use "
 	    "(current/cache/total/max)", jumbop->size / 1024);
-	line(out, "", note, 4,
+	numbers_line(out, "", note, 4,
 	    "jumbo-count", jumbop->count, "jumbo-cache", jumbop->free,
 	    "jumbo-total", jumbop->count + jumbop->free,
 	    "jumbo-max", jumbop->limit);
 	report_number(out, "jumbo-page-size", (intmax_t)(jumbop->size / 1024));
-	line(out, "", "9k jumbo clusters in use (current/cache/total/max)", 4,
+	numbers_line(out, "",
+	    "9k jumbo clusters in use (current/cache/total/max)", 4,
 	    "jumbo9-count", z->jumbo9.count, "jumbo9-cache", z->jumbo9.free,
 	    "jumbo9-total", z->jumbo9.count + z->jumbo9.free,
 	    "jumbo9-max", z->jumbo9.limit);
-	line(out, "", "16k jumbo clusters in use (current/cache/total/max)", 4,
+	numbers_line(out, "",
+	    "16k jumbo clusters in use (current/cache/total/max)", 4,
 	    "jumbo16-count", z->jumbo16.count, "jumbo16-cache", z->jumbo16.free,
 	    "jumbo16-total", z->jumbo16.count + z->jumbo16.free,
 	    "jumbo16-limit", z->jumbo16.limit);
@@ -217,27 +222,28 @@ byte_and_request_lines(struct lines *out, const struct mbuf_zones *z)
 	    jumbop->free * jumbop->size + jumbo9->free * jumbo9->size +
 	    jumbo16->free * jumbo16->size;
 	bytes_total = bytes_inuse + bytes_incache;
-	line(out, "K", "bytes allocated to network (current/cache/total)", 3,
+	numbers_line(out, "K",
+	    "bytes allocated to network (current/cache/total)", 3,
 	    "bytes-in-use", bytes_inuse / 1024,
 	    "bytes-in-cache", bytes_incache / 1024,
 	    "bytes-total", bytes_total / 1024);
 
-	line(out, "", "requests for mbufs denied "
+	numbers_line(out, "", "requests for mbufs denied "
 	    "(mbufs/clusters/mbuf+clusters)", 3,
 	    "mbuf-failures", mbuf->failures,
 	    "cluster-failures", cluster->failures,
 	    "packet-failures", packet->failures);
-	line(out, "", "requests for mbufs delayed "
+	numbers_line(out, "", "requests for mbufs delayed "
 	    "(mbufs/clusters/mbuf+clusters)", 3,
 	    "mbuf-sleeps", mbuf->sleeps, "cluster-sleeps", cluster->sleeps,
 	    "packet-sleeps", packet->sleeps);
 	snprintf(note, sizeof(note), "requests for jumbo clusters delayed "
 	    "(%juk/9k/16k)", jumbop->size / 1024);
-	line(out, "", note, 3, "jumbop-sleeps", jumbop->sleeps,
+	numbers_line(out, "", note, 3, "jumbop-sleeps", jumbop->sleeps,
 	    "jumbo9-sleeps", jumbo9->sleeps, "jumbo16-sleeps", jumbo16->sleeps);
 	snprintf(note, sizeof(note), "requests for jumbo clusters denied "
 	    "(%juk/9k/16k)", jumbop->size / 1024);
-	line(out, "", note, 3, "jumbop-failures", jumbop->failures,
+	numbers_line(out, "", note, 3, "jumbop-failures", jumbop->failures,
 	    "jumbo9-failures", jumbo9->failures,
 	    "jumbo16-failures", jumbo16->failures);
 }

@@ -28,7 +28,8 @@ text_number(const struct lines *out, const char *sep, uintmax_t v,
  * the note (text only).  In JSON each number goes under its key.
  */
 void
-line(const struct lines *out, const char *unit, const char *note, int n, ...)
+numbers_line(const struct lines *out, const char *unit, const char *note,
+    int n, ...)
 {
 	const char *key;
 	uintmax_t v;
@@ -78,7 +79,8 @@ counts_line(const struct lines *out, const char *prefix, const char *note,
 	snprintf(k1, sizeof(k1), "%s-current", prefix);
 	snprintf(k2, sizeof(k2), "%s-cache", prefix);
 	snprintf(k3, sizeof(k3), "%s-total", prefix);
-	line(out, "", note, 3, k1, used, k2, cached, k3, used + cached);
+	numbers_line(out, "", note, 3, k1, used, k2, cached, k3,
+	    used + cached);
 }
 
 /* The report's lines: text, or the members of its mbuf-statistics object. */

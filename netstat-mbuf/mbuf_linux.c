@@ -55,42 +55,43 @@ socket_report(const struct lines *out, const struct sockstat *ss)
 {
 	uintmax_t ps = ss->pagesize;
 
-	line(out, "", "sockets in use", 1, "sockets-in-use",
+	numbers_line(out, "", "sockets in use", 1, "sockets-in-use",
 	    (uintmax_t)ss->sockets);
-	line(out, "", "TCP sockets in use (current/allocated/orphaned/"
+	numbers_line(out, "", "TCP sockets in use (current/allocated/orphaned/"
 	    "TIME_WAIT)", 4,
 	    "tcp-in-use", (uintmax_t)(ss->tcp_inuse + ss->tcp6_inuse),
 	    "tcp-allocated", (uintmax_t)ss->tcp_alloc,
 	    "tcp-orphaned", (uintmax_t)ss->tcp_orphan,
 	    "tcp-time-wait", (uintmax_t)ss->tcp_tw);
-	line(out, "", "UDP/UDP-Lite/raw sockets in use", 3,
+	numbers_line(out, "", "UDP/UDP-Lite/raw sockets in use", 3,
 	    "udp-in-use", (uintmax_t)(ss->udp_inuse + ss->udp6_inuse),
 	    "udplite-in-use",
 	    (uintmax_t)(ss->udplite_inuse + ss->udplite6_inuse),
 	    "raw-in-use", (uintmax_t)(ss->raw_inuse + ss->raw6_inuse));
 	if (ss->has_ipv6)
-		line(out, "", "of them IPv6 (TCP/UDP/UDP-Lite/raw)", 4,
+		numbers_line(out, "", "of them IPv6 (TCP/UDP/UDP-Lite/raw)", 4,
 		    "tcp6-in-use", (uintmax_t)ss->tcp6_inuse,
 		    "udp6-in-use", (uintmax_t)ss->udp6_inuse,
 		    "udplite6-in-use", (uintmax_t)ss->udplite6_inuse,
 		    "raw6-in-use", (uintmax_t)ss->raw6_inuse);
-	line(out, "K", "bytes of socket buffer memory (TCP/UDP)", 2,
+	numbers_line(out, "K", "bytes of socket buffer memory (TCP/UDP)", 2,
 	    "tcp-memory", (uintmax_t)ss->tcp_mem * ps / 1024,
 	    "udp-memory", (uintmax_t)ss->udp_mem * ps / 1024);
-	/* ps is a uintmax_t: the products are what line() reads. */
+	/* ps is a uintmax_t: the products are what numbers_line() reads. */
 	if (ss->has_limits) {
-		line(out, "K", "bytes of TCP socket buffer memory at "
+		numbers_line(out, "K", "bytes of TCP socket buffer memory at "
 		    "pressure/limit", 2,
 		    "tcp-memory-pressure", ss->tcp_pressure * ps / 1024,
 		    "tcp-memory-limit", ss->tcp_limit * ps / 1024);
-		line(out, "K", "bytes of UDP socket buffer memory at "
+		numbers_line(out, "K", "bytes of UDP socket buffer memory at "
 		    "pressure/limit", 2,
 		    "udp-memory-pressure", ss->udp_pressure * ps / 1024,
 		    "udp-memory-limit", ss->udp_limit * ps / 1024);
 	}
-	line(out, "", "IP fragment queues in use", 1, "fragment-queues",
-	    (uintmax_t)(ss->frag_inuse + ss->frag6_inuse));
-	line(out, "K", "bytes of IP fragment memory", 1, "fragment-memory",
+	numbers_line(out, "", "IP fragment queues in use", 1,
+	    "fragment-queues", (uintmax_t)(ss->frag_inuse + ss->frag6_inuse));
+	numbers_line(out, "K", "bytes of IP fragment memory", 1,
+	    "fragment-memory",
 	    (uintmax_t)(ss->frag_memory + ss->frag6_memory) / 1024);
 }
 
@@ -158,7 +159,8 @@ linux_report(struct tool_source *src, struct memory_type_list *mtlp,
 		}
 		counts_line(&out, skb_caches[i].key, note, used, cached);
 	}
-	line(&out, "K", "bytes allocated to network (current/cache/total)", 3,
+	numbers_line(&out, "K",
+	    "bytes allocated to network (current/cache/total)", 3,
 	    "bytes-in-use", inuse / 1024, "bytes-in-cache", incache / 1024,
 	    "bytes-total", (inuse + incache) / 1024);
 	if (rc == 0)
