@@ -128,6 +128,9 @@ _memstat_slub_cpu_layout(struct memstat_kvm *kvm,
 	if (rc == 0)
 		rc = cpu_offsets(kvm, cl);
 	if (rc != 0) {
+		/* Every count unknown then: each row says why. */
+		if (cl->why[0] == '\0')
+			snprintf(cl->why, sizeof(cl->why), "%s", kvm->err.msg);
 		_memstat_slub_cpu_layout_free(cl);
 		return (-1);
 	}
