@@ -104,11 +104,13 @@ int	memstat_stream_malloc(struct memory_type_list *list, const void *buf,
  * cache); /proc/allocinfo for malloc types when the kernel profiles
  * allocations, else one type per kmalloc family.  Flags:
  * MEMSTAT_LINUX_ALIASES also reads /sys/kernel/slab for the other names of
- * merged caches (memstat_get_alias()); SLUB_STATS counters are read there
- * whenever the kernel has them.  memstat_linux_uma() and _malloc() read
+ * merged caches (memstat_get_alias()), MEMSTAT_LINUX_NODES each cache's
+ * share per NUMA node (memstat_get_nodes()); SLUB_STATS counters are read
+ * there whenever the kernel has them.  memstat_linux_uma() and _malloc() read
  * the same files under root instead of "/": a saved copy of a Linux tree.
  */
 #define MEMSTAT_LINUX_ALIASES	0x0001
+#define MEMSTAT_LINUX_NODES	0x0002
 
 int	memstat_sysctl_all(struct memory_type_list *list, int flags);
 int	memstat_sysctl_uma(struct memory_type_list *list, int flags);
@@ -242,6 +244,26 @@ uint32_t	 memstat_get_unknown(const struct memory_type *mtp);
  */
 size_t		 memstat_get_alias_count(const struct memory_type *mtp);
 const char	*memstat_get_alias(const struct memory_type *mtp, size_t n);
+
+/*
+ * Each NUMA node's share of a Linux slab cache, by node id from 0 to
+ * memstat_get_nodes() - 1 (0: the source does not say): objects in use
+ * (as memstat_get_count() counts them), free in its slabs, its slabs, and
+ * those on its partial list.  A node without the cache reads as 0.  Core
+ * images and /proc/kcore give them always (each kmem_cache_node); the
+ * live kernel and saved trees with MEMSTAT_LINUX_NODES, from
+ * /sys/kernel/slab/CACHE/{objects,total_objects,slabs,partial}, read
+ * after /proc/slabinfo: a moment later than its counts.
+ */
+uint32_t	 memstat_get_nodes(const struct memory_type *mtp);
+uint64_t	 memstat_get_node_count(const struct memory_type *mtp,
+		    uint32_t node);
+uint64_t	 memstat_get_node_free(const struct memory_type *mtp,
+		    uint32_t node);
+uint64_t	 memstat_get_node_slabs(const struct memory_type *mtp,
+		    uint32_t node);
+uint64_t	 memstat_get_node_partial(const struct memory_type *mtp,
+		    uint32_t node);
 
 /*
  * A core image's slab objects one by one (beyond FreeBSD's libmemstat),

@@ -340,6 +340,121 @@ assert_tree_rejected(const char *slabinfo, const char *allocinfo, int error)
 	remove_tree(dir);
 }
 
+/* A cache's four per-node files in dir's sys/kernel/slab/name. */
+static void
+node_files(const char *dir, const char *name, const char *const files[4])
+{
+	static const char *const which[4] = {
+	    "objects", "total_objects", "slabs", "partial" };
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/slab/%s", dir, name);
+	snprintf(path, sizeof(path), "mkdir -p '%s/sys/kernel/slab/%s'", dir,
+	    name);
+	assert_int_equal(system(path), 0);
+	for (int i = 0; i < 4; i++) {
+		if (files[i] == NULL)
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/kernel/slab/%s/%s", dir,
+		    name, which[i]);
+		assert_non_null(f = fopen(path, "w"));
+		fputs(files[i], f);
+		fclose(f);
+	}
+}
+
+/*
+ * Each cache's share per node, by node id, as sysfs says it: a node it
+ * leaves out (none there) reads 0, every cache has as many nodes as the
+ * tree's widest, and a kernel without NUMA (the total alone) has node 0.
+ */
+static void
+test_nodes(void **state)
+{
+	char *dir = make_tree(HEADER ROW("a", 10, 16, 64) ROW("b", 3, 8, 64)
+	    ROW("c", 1, 4, 64) ROW("d", 1, 4, 64), NULL);
+	struct memory_type_list *list;
+	struct memory_type *m;
+
+	(void)state;
+	node_files(dir, "a", (const char *const[4]){ "10 N0=4 N2=6\n",
+	    "16 N0=8 N2=8\n", "4 N0=2 N2=2\n", "1 N2=1\n" });
+	node_files(dir, "b", (const char *const[4]){ "3\n", "8\n", "1\n",
+	    "0\n" });
+	/* c has none: a tree saved before they were. */
+	list = uma(dir, 0);
+	assert_int_equal(memstat_get_nodes(memstat_mtl_find(list,
+	    ALLOCATOR_UMA, "a")), 0);
+	assert_int_equal(memstat_linux_uma(list, dir, MEMSTAT_LINUX_NODES), 0);
+	m = memstat_mtl_find(list, ALLOCATOR_UMA, "a");
+	assert_int_equal(memstat_get_nodes(m), 3);
+	assert_int_equal(memstat_get_node_count(m, 0), 4);
+	assert_int_equal(memstat_get_node_free(m, 0), 4);
+	assert_int_equal(memstat_get_node_count(m, 1), 0);
+	assert_int_equal(memstat_get_node_count(m, 2), 6);
+	assert_int_equal(memstat_get_node_free(m, 2), 2);
+	assert_int_equal(memstat_get_node_slabs(m, 2), 2);
+	assert_int_equal(memstat_get_node_partial(m, 0), 0);
+	assert_int_equal(memstat_get_node_partial(m, 2), 1);
+	assert_int_equal(memstat_get_node_count(m, 3), 0);	/* past them */
+	m = memstat_mtl_find(list, ALLOCATOR_UMA, "b");
+	assert_int_equal(memstat_get_nodes(m), 3);
+	assert_int_equal(memstat_get_node_count(m, 0), 3);
+	assert_int_equal(memstat_get_node_free(m, 0), 5);
+	assert_int_equal(memstat_get_node_slabs(m, 0), 1);
+	assert_int_equal(memstat_get_nodes(memstat_mtl_find(list,
+	    ALLOCATOR_UMA, "c")), 0);
+	memstat_mtl_free(list);
+	remove_tree(dir);
+}
+
+/* A per-node file not as the kernel writes it: an error, nothing changed. */
+static void
+assert_nodes_rejected(const char *const files[4])
+{
+	struct memory_type_list *list = uma(SYNTH, MEMSTAT_LINUX_ALIASES);
+	char *dir = make_tree(HEADER ROW("a", 10, 16, 64), NULL);
+
+	node_files(dir, "a", files);
+	assert_int_equal(memstat_linux_uma(list, dir, MEMSTAT_LINUX_NODES),
+	    -1);
+	assert_int_equal(memstat_mtl_geterror(list), MEMSTAT_ERROR_DATAERROR);
+	assert_non_null(strstr(memstat_mtl_geterrmsg(list),
+	    "sys/kernel/slab/a/"));
+	assert_int_equal(count(list), 17);
+	memstat_mtl_free(list);
+	remove_tree(dir);
+}
+
+static void
+test_bad_nodes(void **state)
+{
+	(void)state;
+	/* Nodes that do not add up to the total. */
+	assert_nodes_rejected((const char *const[4]){ "10 N0=4 N1=5\n",
+	    "16\n", "4\n", "1\n" });
+	/* A node named twice, a node id past any kernel's, no '='. */
+	assert_nodes_rejected((const char *const[4]){ "10 N0=5 N0=5\n",
+	    "16\n", "4\n", "1\n" });
+	assert_nodes_rejected((const char *const[4]){ "10 N4096=10\n",
+	    "16\n", "4\n", "1\n" });
+	assert_nodes_rejected((const char *const[4]){ "10 N0 10\n",
+	    "16\n", "4\n", "1\n" });
+	/* Overflow, trailing bytes, a second line, an empty file. */
+	assert_nodes_rejected((const char *const[4]){ "10\n",
+	    "99999999999999999999\n", "4\n", "1\n" });
+	assert_nodes_rejected((const char *const[4]){ "10 N0=10x\n",
+	    "16\n", "4\n", "1\n" });
+	assert_nodes_rejected((const char *const[4]){ "10\n9\n",
+	    "16\n", "4\n", "1\n" });
+	assert_nodes_rejected((const char *const[4]){ "", "16\n", "4\n",
+	    "1\n" });
+	/* One of the four missing: the tree is not whole. */
+	assert_nodes_rejected((const char *const[4]){ "10\n", "16\n", NULL,
+	    "1\n" });
+}
+
 static void
 test_bad_trees(void **state)
 {
@@ -453,6 +568,8 @@ main(void)
 		cmocka_unit_test(test_refresh),
 		cmocka_unit_test(test_kmalloc_families),
 		cmocka_unit_test(test_allocinfo),
+		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_bad_nodes),
 		cmocka_unit_test(test_bad_trees),
 		cmocka_unit_test(test_not_regular_files),
 		cmocka_unit_test(test_truncations),

@@ -56,9 +56,13 @@ struct tool_column {
 	bool		(*list)(const struct memory_type *mtp, size_t n,
 			    uint64_t *v);
 	const char	*(*names)(const struct memory_type *mtp, size_t n);
-	/* For the Prometheus writer: metric name and help (NULL: none). */
+	/*
+	 * For the Prometheus writer: metric name and help (NULL: none);
+	 * a COLUMN_LIST's elements are samples labelled list_label="n".
+	 */
 	const char	*metric;
 	const char	*help;
+	const char	*list_label;
 };
 
 /* The heading line. */

@@ -152,7 +152,7 @@ tool_prom_columns(struct tool_prom *p, const char *prefix, const char *label,
     const struct tool_rows *rows)
 {
 	size_t *inst = instances(rows);
-	char **alias, ibuf[24], name[128];
+	char **alias, ibuf[24], ebuf[24], name[128];
 	size_t len;
 
 	if ((alias = calloc(rows->n + 1, sizeof(*alias))) == NULL)
@@ -163,14 +163,16 @@ tool_prom_columns(struct tool_prom *p, const char *prefix, const char *label,
 	for (size_t c = 0; c < ncols; c++) {
 		const struct tool_column *col = &cols[c];
 
-		if (col->metric == NULL || col->kind != COLUMN_COUNT)
+		if (col->metric == NULL || (col->kind != COLUMN_COUNT &&
+		    (col->kind != COLUMN_LIST || col->list_label == NULL)))
 			continue;
 		snprintf(name, sizeof(name), "%s_%s", prefix, col->metric);
 		tool_prom_family(p, name, col->help);
 		for (size_t r = 0; r < rows->n; r++) {
 			const struct memory_type *mtp = rows->v[r];
-			const char *labels[6];
+			const char *labels[8];
 			size_t n = 0;
+			uint64_t v;
 
 			if (memstat_get_unknown(mtp) & col->unknown)
 				continue;
@@ -184,6 +186,16 @@ tool_prom_columns(struct tool_prom *p, const char *prefix, const char *label,
 				snprintf(ibuf, sizeof(ibuf), "%zu", inst[r]);
 				labels[2 * n] = "index";
 				labels[2 * n++ + 1] = ibuf;
+			}
+			if (col->kind == COLUMN_LIST) {
+				labels[2 * n] = col->list_label;
+				labels[2 * n + 1] = ebuf;
+				for (size_t e = 0; col->list(mtp, e, &v); e++) {
+					snprintf(ebuf, sizeof(ebuf), "%zu", e);
+					tool_prom_sample_uint(p, labels, n + 1,
+					    v);
+				}
+				continue;
 			}
 			tool_prom_sample_uint(p, labels, n, col->bytes != NULL ?
 			    col->bytes(mtp) : col->value(mtp));

@@ -42,7 +42,8 @@ void	tool_prom_sample_uint(struct tool_prom *p, const char *const *labels,
  * A table's families: one per column with a metric, named prefix_metric,
  * a sample per row labelled label="name" (a merged cache's other names
  * in one "aliases" label; an entry whose name an earlier one has, with
- * "index" its place among them).  A byte column gives bytes.
+ * "index" its place among them).  A byte column gives bytes; a list
+ * column with a list_label a sample per element, labelled with its place.
  */
 void	tool_prom_columns(struct tool_prom *p, const char *prefix,
 	    const char *label, const struct tool_column *cols, size_t ncols,

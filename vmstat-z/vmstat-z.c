@@ -79,6 +79,42 @@ static const struct tool_column aliases_column = {
 	.suffix = "", .names = memstat_get_alias
 };
 
+/*
+ * -d: each NUMA node's share, a list indexed by node id (the sources
+ * that do not say have none).
+ */
+#define NODE_LIST(field)						\
+static bool								\
+node_##field(const struct memory_type *mtp, size_t n, uint64_t *v)	\
+{									\
+	if (n >= memstat_get_nodes(mtp))				\
+		return (false);						\
+	*v = memstat_get_node_##field(mtp, (uint32_t)n);		\
+	return (true);							\
+}
+NODE_LIST(count)
+NODE_LIST(free)
+NODE_LIST(slabs)
+NODE_LIST(partial)
+
+#define NODE_COLUMN(k, h, f, m, hl)					\
+	{ .kind = COLUMN_LIST, .key = k, .heading = h,			\
+	  .heading_sep = "  ", .heading_width = 0, .sep = "  ",	\
+	  .width = 0, .suffix = "", .sep_if_empty = true,		\
+	  .list = node_##f, .metric = m, .help = hl, .list_label = "node" }
+static const struct tool_column node_columns[] = {
+	NODE_COLUMN("node_used", "NODE-USED", count, "node_used_items",
+	    "Items allocated on a NUMA node"),
+	NODE_COLUMN("node_free", "NODE-FREE", free, "node_free_items",
+	    "Items free in a NUMA node's slabs"),
+	NODE_COLUMN("node_slabs", "NODE-SLABS", slabs, "node_slabs",
+	    "Slabs of the cache on a NUMA node"),
+	NODE_COLUMN("node_partial", "NODE-PARTIAL", partial,
+	    "node_partial_slabs",
+	    "Slabs on a NUMA node's partial list"),
+};
+#define NNODE_COLUMNS	(sizeof(node_columns) / sizeof(node_columns[0]))
+
 /* Not in FreeBSD's table, whose format is kept byte for byte. */
 static const struct tool_column prom_more[] = {
 	{ .kind = COLUMN_COUNT, .key = "slabs", .value = memstat_get_slabs,
@@ -87,12 +123,14 @@ static const struct tool_column prom_more[] = {
 };
 
 static const struct tool_help help = {
-	"vmstat-z [--libxo json[,pretty]] [-Aaht] [-n name] [-s key]\n"
+	"vmstat-z [--libxo json[,pretty]] [-Aadht] [-n name] [-s key]\n"
 	"                [-w wait [-c count]] [--prometheus file]\n"
 	"                [-M core [-N system] | --replay tree tree ...]",
 	"  -A           also the items really allocated: USED less the free\n"
 	"               items the CPUs hold (core images, /proc/kcore)\n"
 	"  -a           also each merged cache's other names (aliases)\n"
+	"  -d           also each NUMA node's share: items used and free,\n"
+	"               slabs and partial slabs, listed by node id\n"
 	"  -h           sizes in human-readable form (4.0K, 1.5M)\n"
 	"  -n name      only zones whose name or an alias matches the glob\n"
 	"               name (repeatable: any of them)\n"
@@ -146,9 +184,10 @@ static const struct tool_interval interval = {
 
 struct zones {
 	struct tool_table table;
-	struct tool_column cols[NCOLUMNS + 2];
+	struct tool_column cols[NCOLUMNS + 2 + NNODE_COLUMNS];
 	bool	 Aflag;
 	bool	 aflag;
+	bool	 dflag;
 	bool	 json;
 	bool	 prometheus;
 	bool	 names;		/* -n: matched against aliases too */
@@ -169,6 +208,8 @@ choose_columns(struct zones *z, bool linux_json)
 		z->cols[z->table.ncols++] = allocated_column;
 	if (z->aflag || linux_json)
 		z->cols[z->table.ncols++] = aliases_column;
+	for (size_t i = 0; z->dflag && i < NNODE_COLUMNS; i++)
+		z->cols[z->table.ncols++] = node_columns[i];
 }
 
 /*
@@ -228,6 +269,7 @@ query(struct tool_source *src, struct memory_type_list *list, void *arg)
 	asked = z->Aflag || linux_json || z->sort_allocated;
 	rc = tool_source_uma(src, list, (z->aflag || linux_json || z->names ||
 	    z->prometheus ? MEMSTAT_LINUX_ALIASES : 0) |
+	    (z->dflag ? MEMSTAT_LINUX_NODES : 0) |
 	    (asked ? MEMSTAT_KVM_ALLOCATED : 0), &e);
 	if (rc != 0)
 		memstat_mtl_free(list);
@@ -257,7 +299,7 @@ main(int argc, char *argv[])
 	argc = tool_parse_libxo(argc, argv, &opts.style);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS TOOL_ROW_OPTS
-	    "Aa", longopts, NULL)) != -1) {
+	    "Aad", longopts, NULL)) != -1) {
 		if (tool_common_option(&opts, ch, optarg, argv, &help))
 			continue;
 		switch (ch) {
@@ -266,6 +308,9 @@ main(int argc, char *argv[])
 			break;
 		case 'a':
 			z.aflag = true;
+			break;
+		case 'd':
+			z.dflag = true;
 			break;
 		}
 	}

@@ -7,6 +7,7 @@
  * of /proc/slabinfo, one moment of the kernel.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +39,7 @@ linux_query(struct memory_type_list *list, const char *root, int flags,
 	struct slab_aliases *sa = NULL;
 	struct slabinfo si = { 0 };
 	const char *file = "proc/slabinfo";
-	char *allocinfo = NULL;
+	char *allocinfo = NULL, bad[PATH_MAX];
 	size_t len = 0;
 	int rootfd, error = 0, rc;
 
@@ -60,6 +61,10 @@ linux_query(struct memory_type_list *list, const char *root, int flags,
 		error = _memstat_slabinfo_read(rootfd, &si);
 		if (error == 0)
 			_memstat_slab_stats(rootfd, &si);
+		if (error == 0 && (want & WANT_UMA) &&
+		    (flags & MEMSTAT_LINUX_NODES) &&
+		    (error = _memstat_slab_nodes(rootfd, &si, bad)) != 0)
+			file = bad;
 		if (error == 0 && (want & WANT_UMA) &&
 		    (flags & MEMSTAT_LINUX_ALIASES))
 			error = _memstat_slab_aliases_read(rootfd, &si, &sa);

@@ -1,7 +1,8 @@
 /*
  * linux_slab_sysfs.c: what only /sys/kernel/slab knows about the caches
  * of /proc/slabinfo: the names merged into a cache (symlinks to its
- * directory) and, on CONFIG_SLUB_STATS kernels, allocation counters.
+ * directory), each cache's share per NUMA node and, on CONFIG_SLUB_STATS
+ * kernels, allocation counters.
  */
 #include <sys/stat.h>
 
@@ -91,6 +92,137 @@ _memstat_slab_stats(int rootfd, struct slabinfo *si)
 		    !__builtin_add_overflow(f[0], f[1], &r->frees);
 	}
 	close(slabfd);
+}
+
+/* --- Per node -------------------------------------------------------------- */
+
+/*
+ * The files of a cache's shares, and where each goes: objects counts the
+ * objects in use (total less the partial slabs' free), total_objects
+ * every object, so free is their difference.
+ */
+enum { NODE_OBJECTS, NODE_TOTAL, NODE_SLABS, NODE_PARTIAL, NODE_FILES };
+static const char *const node_files[NODE_FILES] = {
+	"objects", "total_objects", "slabs", "partial"
+};
+
+/*
+ * "TOTAL N0=a N1=b\n" (show_slab_objects(), mm/slub.c), into v[id][file]
+ * for ids below LINUX_NODES_MAX, *nnodes raised past each id: false when
+ * it is not that, names a node twice or its nodes do not add up.
+ */
+static bool
+parse_nodes(const char *p, int file, uint64_t (*v)[NODE_FILES],
+    bool *seen, uint32_t *nnodes)
+{
+	uint64_t total, id, n, sum = 0;
+
+	if (!_memstat_linux_u64(&p, &total))
+		return (false);
+	memset(seen, 0, LINUX_NODES_MAX * sizeof(*seen));
+	while (*p == ' ') {
+		p++;
+		if (*p++ != 'N' || !_memstat_linux_u64(&p, &id) ||
+		    id >= LINUX_NODES_MAX || seen[id] || *p++ != '=' ||
+		    !_memstat_linux_u64(&p, &n) ||
+		    __builtin_add_overflow(sum, n, &sum))
+			return (false);
+		seen[id] = true;
+		v[id][file] = n;
+		if (id + 1 > *nnodes)
+			*nnodes = (uint32_t)id + 1;
+	}
+	if ((*p != '\n' && *p != '\0') || p[*p == '\n'] != '\0')
+		return (false);
+	/* The total alone: no node holds any, or CONFIG_NUMA=n's one node. */
+	if (sum == 0) {
+		v[0][file] = total;
+		if (*nnodes == 0)
+			*nnodes = 1;
+		return (true);
+	}
+	return (sum == total);
+}
+
+/* One row's shares: 0, ENOENT (the tree does not keep them), or EINVAL. */
+static int
+row_nodes(int slabfd, const char *cache, uint64_t (*v)[NODE_FILES],
+    bool *seen, struct mt_node *nodes, uint32_t *nnodes, char *bad)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+	uint32_t n = 0;
+	bool ok;
+	int error;
+
+	for (int f = 0; f < NODE_FILES; f++) {
+		snprintf(bad, PATH_MAX, "%s/%s/%s", SLAB_DIR, cache,
+		    node_files[f]);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", cache,
+		    node_files[f]) >= sizeof(path))
+			return (EINVAL);
+		/* All four or none: a tree keeps them or does not. */
+		if ((error = _memstat_linux_read(slabfd, path, &buf, &len)) != 0)
+			return (error == ENOENT && f > 0 ? EINVAL : error);
+		ok = strlen(buf) == len && parse_nodes(buf, f, v, seen, &n);
+		free(buf);
+		if (!ok)
+			return (EINVAL);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		nodes[i].mn_count = v[i][NODE_OBJECTS];
+		/* Read apart, a busy cache's two may disagree: no less than 0. */
+		nodes[i].mn_free = v[i][NODE_TOTAL] > v[i][NODE_OBJECTS] ?
+		    v[i][NODE_TOTAL] - v[i][NODE_OBJECTS] : 0;
+		nodes[i].mn_slabs = v[i][NODE_SLABS];
+		nodes[i].mn_partial = v[i][NODE_PARTIAL];
+	}
+	memset(v, 0, n * sizeof(*v));
+	*nnodes = n;
+	return (0);
+}
+
+int
+_memstat_slab_nodes(int rootfd, struct slabinfo *si, char *bad)
+{
+	uint64_t (*v)[NODE_FILES];
+	struct mt_node *nodes;
+	bool *seen;
+	uint32_t n;
+	int slabfd, rc, error = 0;
+
+	if ((slabfd = openat(rootfd, SLAB_DIR, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1)
+		return (errno == ENOENT ? 0 : _memstat_linux_error(errno));
+	v = calloc(LINUX_NODES_MAX, sizeof(*v));
+	seen = calloc(LINUX_NODES_MAX, sizeof(*seen));
+	nodes = calloc(LINUX_NODES_MAX, sizeof(*nodes));
+	if (v == NULL || seen == NULL || nodes == NULL)
+		error = MEMSTAT_ERROR_NOMEMORY;
+	for (size_t i = 0; error == 0 && i < si->nrows; i++) {
+		if (!component_ok(si->rows[i].name))
+			continue;
+		switch ((rc = row_nodes(slabfd, si->rows[i].name, v, seen,
+		    nodes, &n, bad))) {
+		case 0:
+			if (_memstat_slabinfo_nodes(si, i, nodes, n) != 0)
+				error = MEMSTAT_ERROR_NOMEMORY;
+			break;
+		case ENOENT:		/* a tree saved without them */
+			break;
+		case EINVAL:
+			error = MEMSTAT_ERROR_DATAERROR;
+			break;
+		default:
+			error = _memstat_linux_error(rc);
+			break;
+		}
+	}
+	free(nodes);
+	free(seen);
+	free(v);
+	close(slabfd);
+	return (error);
 }
 
 /* --- Aliases ------------------------------------------------------------ */

@@ -141,6 +141,7 @@ _memstat_slabinfo_free(struct slabinfo *si)
 {
 	free(si->rows);
 	free(si->buf);
+	free(si->nodes);
 	*si = (struct slabinfo){ 0 };
 }
 
@@ -149,8 +150,34 @@ _memstat_slabinfo_free(struct slabinfo *si)
 			 MEMSTAT_UNKNOWN_SLEEPS | MEMSTAT_UNKNOWN_XDOMAIN | \
 			 MEMSTAT_UNKNOWN_MEMALLOCED)
 
+int
+_memstat_slabinfo_nodes(struct slabinfo *si, size_t row,
+    const struct mt_node *nodes, uint32_t n)
+{
+	struct mt_node *v;
+	size_t cap;
+
+	if (si->nodecap - si->nnodes < n) {
+		cap = si->nodecap != 0 ? si->nodecap : 1024;
+		while (cap - si->nnodes < n)
+			cap *= 2;
+		if ((v = reallocarray(si->nodes, cap, sizeof(*v))) == NULL)
+			return (-1);
+		si->nodes = v;
+		si->nodecap = cap;
+	}
+	memcpy(si->nodes + si->nnodes, nodes, n * sizeof(*nodes));
+	si->rows[row].node_first = si->nnodes;
+	si->rows[row].nnodes = n;
+	si->nnodes += n;
+	if (n > si->maxnodes)
+		si->maxnodes = n;
+	return (0);
+}
+
 static int
-slab_fill(struct memory_type *mtp, const struct slab_row *r)
+slab_fill(struct memory_type *mtp, const struct slabinfo *si,
+    const struct slab_row *r)
 {
 	mtp->mt_size = r->objsize;
 	mtp->mt_rsize = r->objsize;
@@ -172,7 +199,8 @@ slab_fill(struct memory_type *mtp, const struct slab_row *r)
 		mtp->mt_unknown |= MEMSTAT_UNKNOWN_ALLOCATED;
 	if (r->damage != NULL && (mtp->mt_damage = strdup(r->damage)) == NULL)
 		return (-1);
-	return (0);
+	return (_memstat_mt_set_nodes(mtp, si->nodes + r->node_first,
+	    r->nnodes, si->maxnodes));
 }
 
 int
@@ -191,7 +219,7 @@ _memstat_slab_fill(struct memory_type_list *list, const struct slabinfo *si,
 		mtp = _memstat_mtl_lookup(list, ALLOCATOR_UMA, si->rows[i].name,
 		    0);
 		if (mtp == NULL ||
-		    slab_fill(mtp, &si->rows[i]) != 0 ||
+		    slab_fill(mtp, si, &si->rows[i]) != 0 ||
 		    (sa != NULL && _memstat_slab_aliases_apply(sa, i, mtp) != 0))
 			return (_memstat_mtl_fail_empty(list,
 			    MEMSTAT_ERROR_NOMEMORY));

@@ -49,13 +49,29 @@ struct slab_row {
 	bool		 has_allocated;
 	uint64_t	 allocated;
 	const char	*damage;
+	/* Its share per NUMA node: nnodes from si->nodes[node_first]. */
+	size_t		 node_first;
+	uint32_t	 nnodes;
 };
 
 struct slabinfo {
 	char		*buf;
 	struct slab_row	*rows;		/* in file order: newest cache first */
 	size_t		 nrows;
+	struct mt_node	*nodes;		/* the rows' shares per node */
+	size_t		 nnodes, nodecap;
+	uint32_t	 maxnodes;	/* every row's, its missing nodes 0 */
 };
+
+/*
+ * Far more node ids than any kernel has (MAX_NUMNODES is at most 1024):
+ * a bound on what a tree or a dump may claim.
+ */
+#define LINUX_NODES_MAX	4096
+
+/* Give row its shares of nodes[0..n): 0, or -1 when memory runs out. */
+int	_memstat_slabinfo_nodes(struct slabinfo *si, size_t row,
+	    const struct mt_node *nodes, uint32_t n);
 
 /* Read and check root/proc/slabinfo: 0 or a MEMSTAT_ERROR_*. */
 int	_memstat_slabinfo_read(int rootfd, struct slabinfo *si);
@@ -67,6 +83,15 @@ void	_memstat_slabinfo_free(struct slabinfo *si);
  * kernel keeps them (a kernel without them costs one failed stat).
  */
 void	_memstat_slab_stats(int rootfd, struct slabinfo *si);
+
+/*
+ * Each row's share per NUMA node, from root/sys/kernel/slab/NAME's
+ * objects, total_objects, slabs and partial ("TOTAL N0=a N1=b", a node
+ * left out holding none).  A tree without them gives none; a file that
+ * does not read as the kernel writes it is MEMSTAT_ERROR_DATAERROR, with
+ * its path in bad (PATH_MAX bytes).  0 or a MEMSTAT_ERROR_*.
+ */
+int	_memstat_slab_nodes(int rootfd, struct slabinfo *si, char *bad);
 
 /*
  * The other names of merged caches, from the symlinks in

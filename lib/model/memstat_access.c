@@ -72,6 +72,24 @@ memstat_get_alias(const struct memory_type *mtp, size_t n)
 	return (n < mtp->mt_naliases ? mtp->mt_aliases[n] : NULL);
 }
 
+uint32_t
+memstat_get_nodes(const struct memory_type *mtp)
+{
+	return (mtp->mt_nnodes);
+}
+
+#define NODE_GETTER(field)						\
+uint64_t								\
+memstat_get_node_##field(const struct memory_type *mtp, uint32_t node)	\
+{									\
+	return (node < mtp->mt_nnodes ? mtp->mt_nodes[node].mn_##field : 0); \
+}
+
+NODE_GETTER(count)
+NODE_GETTER(free)
+NODE_GETTER(slabs)
+NODE_GETTER(partial)
+
 /*
  * Caller slots are allocated on the first set.  A set that cannot allocate
  * is dropped: setters have no way to fail in this API.

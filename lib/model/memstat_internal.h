@@ -28,6 +28,14 @@ int	_memstat_err_vset(struct memstat_err *e, int code, const char *fmt,
 	    va_list ap);
 int	_memstat_err_code(struct memstat_err *e, int code);
 
+/* One NUMA node's share of a Linux slab cache. */
+struct mt_node {
+	uint64_t	mn_count;	/* objects in use */
+	uint64_t	mn_free;	/* free in its slabs */
+	uint64_t	mn_slabs;
+	uint64_t	mn_partial;	/* slabs on its partial list */
+};
+
 /* Statistics the kernel reports for one CPU of a malloc type. */
 struct mt_percpu_alloc {
 	uint64_t	mtp_memalloced;
@@ -82,6 +90,10 @@ struct memory_type {
 	/* Other names of the same cache (Linux merged slab caches). */
 	char		**mt_aliases;	/* one allocation: pointers, strings */
 	size_t		 mt_naliases;
+
+	/* Each NUMA node's share, by node id (Linux slab caches). */
+	struct mt_node	*mt_nodes;
+	uint32_t	 mt_nnodes;
 
 	/*
 	 * Per-CPU data, sized by the source.  UMA fills only the cache free
@@ -186,6 +198,14 @@ struct memory_type *_memstat_mtl_lookup_name(struct memory_type_list *list,
  */
 int	_memstat_mt_set_aliases(struct memory_type *mtp,
 	    const char *const *names, size_t n);
+
+/*
+ * Replace an entry's per-node shares with a copy of nodes[0..n-1], indexed
+ * by node id, and none on the nodes from n to all (n <= all): 0, or -1
+ * when memory runs out (the entry then has none).
+ */
+int	_memstat_mt_set_nodes(struct memory_type *mtp,
+	    const struct mt_node *nodes, uint32_t n, uint32_t all);
 
 /*
  * Record an error, its message memstat_strerror()'s, formatted, or a

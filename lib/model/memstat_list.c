@@ -65,6 +65,7 @@ mtl_empty(struct memory_type_list *list)
 		free(mtp->mt_caller);
 		free(mtp->mt_percpu_caller);
 		free(mtp->mt_aliases);
+		free(mtp->mt_nodes);
 		free(mtp->mt_damage);
 		if (mtp->mt_name != mtp->mt_name_buf)
 			free(mtp->mt_name);
@@ -276,6 +277,28 @@ mt_reset_stats(struct memory_type *mtp)
 	free(mtp->mt_aliases);
 	mtp->mt_aliases = NULL;
 	mtp->mt_naliases = 0;
+	free(mtp->mt_nodes);
+	mtp->mt_nodes = NULL;
+	mtp->mt_nnodes = 0;
+}
+
+int
+_memstat_mt_set_nodes(struct memory_type *mtp, const struct mt_node *nodes,
+    uint32_t n, uint32_t all)
+{
+	struct mt_node *v = NULL;
+
+	free(mtp->mt_nodes);
+	mtp->mt_nodes = NULL;
+	mtp->mt_nnodes = 0;
+	if (n == 0 || all < n)
+		return (0);
+	if ((v = calloc(all, sizeof(*v))) == NULL)
+		return (-1);
+	memcpy(v, nodes, n * sizeof(*v));
+	mtp->mt_nodes = v;
+	mtp->mt_nnodes = all;
+	return (0);
 }
 
 int

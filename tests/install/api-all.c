@@ -64,6 +64,11 @@ walk(struct memory_type_list *list)
 		    (uint64_t)(memstat_get_name(mtp)[0] != '\0');
 		for (i = 0; i < memstat_get_alias_count(mtp); i++)
 			sum += memstat_get_alias(mtp, i)[0] != '\0';
+		for (uint32_t n = 0; n < memstat_get_nodes(mtp); n++)
+			sum += memstat_get_node_count(mtp, n) +
+			    memstat_get_node_free(mtp, n) +
+			    memstat_get_node_slabs(mtp, n) +
+			    memstat_get_node_partial(mtp, n);
 		for (i = 0; i < memstat_malloc_zone_get_count(); i++)
 			sum += (uint64_t)memstat_malloc_zone_used(mtp, i);
 		memstat_set_caller_pointer(mtp, 0, mtp);

@@ -137,12 +137,14 @@ partial_free(struct memstat_kvm *kvm, const struct layout *l, uint64_t node,
 /* part: what of the row a filtered dump does not hold, or empty. */
 static int
 cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
-    uint32_t nr_nodes, struct slab_row *r, char *name, char *part)
+    uint32_t nr_nodes, struct slab_row *r, struct mt_node *nodes, char *name,
+    char *part)
 {
-	uint64_t oo, node, slabs, total, free = 0;
+	uint64_t oo, node, slabs, total, partial, free = 0;
 	uint32_t order, i;
 
 	*r = (struct slab_row){ 0 };
+	memset(nodes, 0, nr_nodes * sizeof(*nodes));
 	if (_memstat_slub_cache_name(kvm, &l->cache_name, cache, name,
 	    NAME_MAX_LEN, part, MEMSTAT_ERRLEN) != 0 ||
 	    _memstat_slub_member(kvm, cache, &l->cache_size,
@@ -164,6 +166,8 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 		if (_memstat_slub_member(kvm, node, &l->node_nr_slabs,
 		    &slabs) != 0 || _memstat_slub_member(kvm, node,
 		    &l->node_total_objects, &total) != 0 ||
+		    _memstat_slub_member(kvm, node, &l->node_nr_partial,
+		    &partial) != 0 ||
 		    partial_free(kvm, l, node, slabs, &free) != 0)
 			return (-1);
 		if (free > total || __builtin_add_overflow(r->slabs, slabs,
@@ -173,6 +177,8 @@ cache_row(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "cache %s: %" PRIu64 " free of %" PRIu64
 			    " objects on node %" PRIu32, name, free, total, i));
+		nodes[i] = (struct mt_node){ .mn_count = total - free,
+		    .mn_free = free, .mn_slabs = slabs, .mn_partial = partial };
 	}
 	return (0);
 }
@@ -211,14 +217,15 @@ counts_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t cache,
 /* One cache's row, walked again while the live kernel moves it. */
 static int
 cache_row_held(struct memstat_kvm *kvm, const struct layout *l,
-    uint64_t cache, uint32_t nr_nodes, struct slab_row *r, char *name,
-    char *part)
+    uint64_t cache, uint32_t nr_nodes, struct slab_row *r,
+    struct mt_node *nodes, char *name, char *part)
 {
 	int tries = 0;
 
 	for (;;) {
 		name[0] = '\0';
-		if (cache_row(kvm, l, cache, nr_nodes, r, name, part) == 0 &&
+		if (cache_row(kvm, l, cache, nr_nodes, r, nodes, name,
+		    part) == 0 &&
 		    counts_held(kvm, l, cache, nr_nodes, r, name) == 0)
 			return (0);
 		if (!_memstat_kvm_again(kvm, &tries))
@@ -321,17 +328,20 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 	char name[NAME_MAX_LEN], damage[MEMSTAT_ERRLEN], part[MEMSTAT_ERRLEN];
 	char *names = NULL;
 	size_t used = 0, namecap = 0;
+	struct mt_node *nodes;
 	bool moved = false;
 
 	*si = (struct slabinfo){ 0 };
+	if ((nodes = calloc(nr_node_ids, sizeof(*nodes))) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
 	if (_memstat_slub_member(kvm, head, &l.list_next, &e) != 0)
-		return (-1);
+		goto fail;
 	while (e != head) {
 		if (si->nrows == MAX_CACHES) {
-			free(names);
-			free(si->rows);
-			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-			    "slab_caches does not end (a cycle?)"));
+			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+			    "slab_caches does not end (a cycle?)");
+			goto fail;
 		}
 		if (si->nrows == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -341,7 +351,7 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 			si->rows = rows;
 		}
 		if (cache_row_held(kvm, &l, e - l.cache_list.offset,
-		    (uint32_t)nr_node_ids, &si->rows[si->nrows], name,
+		    (uint32_t)nr_node_ids, &si->rows[si->nrows], nodes, name,
 		    part) != 0)
 			goto fail;
 		/*
@@ -366,6 +376,9 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 				goto nomem;
 			r->damage = (const char *)(uintptr_t)at;
 		}
+		if (_memstat_slabinfo_nodes(si, si->nrows, nodes,
+		    (uint32_t)nr_node_ids) != 0)
+			goto nomem;
 		si->nrows++;
 		here = e;
 		if (_memstat_slub_member(kvm, here, &l.list_next, &e) != 0)
@@ -385,13 +398,14 @@ slub_walk_once(struct memstat_kvm *kvm, const struct layout *lp,
 			r->damage = names + (uintptr_t)r->damage;
 	}
 	si->buf = names;
+	free(nodes);
 	return (0);
 nomem:
 	_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s", strerror(ENOMEM));
 fail:
 	free(names);
-	free(si->rows);
-	*si = (struct slabinfo){ 0 };
+	free(nodes);
+	_memstat_slabinfo_free(si);
 	return (moved ? LIST_MOVED : -1);
 }
 
