@@ -49,6 +49,8 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	    "NUMBER(SECTION_SIZE_BITS)", 10, &bits) == 0 && bits >= 12 &&
 	    bits < 48)
 		kvm->arch.section_bits = (unsigned)bits;
+	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
+	    "LENGTH(mem_section)", 10, &kvm->arch.section_roots);
 	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "KERNELOFFSET",
 	    16, &kvm->kaslr);
 	return (a->setup(kvm, vmcoreinfo, arg));

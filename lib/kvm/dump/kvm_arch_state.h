@@ -35,6 +35,7 @@ struct kvm_arch_state {
 	uint64_t	 tlb_va[KVM_TLB_SIZE], tlb_pa[KVM_TLB_SIZE];
 	/* SPARSEMEM's section size (NUMBER(SECTION_SIZE_BITS)), or 0. */
 	unsigned	 section_bits;
+	uint64_t	 section_roots;	/* LENGTH(mem_section), or 0 */
 };
 
 #endif /* !KVM_ARCH_STATE_H */

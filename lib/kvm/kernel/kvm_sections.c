@@ -14,7 +14,7 @@ _memstat_kvm_sections_each(struct memstat_kvm *kvm,
     int (*fn)(void *arg, uint64_t nr, uint64_t map), void *arg)
 {
 	struct kvm_member map;
-	uint64_t roots, root, coded;
+	uint64_t roots, root, coded, nroots;
 	uint32_t size;
 	size_t per_root;
 	int rc;
@@ -31,7 +31,15 @@ _memstat_kvm_sections_each(struct memstat_kvm *kvm,
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "a %" PRIu32 "-byte mem_section", size));
 	per_root = ((size_t)1 << _memstat_kvm_page_shift(kvm)) / size;
-	for (uint32_t r = 0; r < MAX_ROOTS; r++) {
+	/*
+	 * NR_SECTION_ROOTS, as VMCOREINFO's LENGTH(mem_section) says: what
+	 * follows the array is not roots (a 7.2 guest's next words, read as
+	 * roots, led to maps in text).
+	 */
+	nroots = kvm->arch.section_roots != 0 &&
+	    kvm->arch.section_roots < MAX_ROOTS ? kvm->arch.section_roots :
+	    MAX_ROOTS;
+	for (uint32_t r = 0; r < nroots; r++) {
 		if (_memstat_kvm_read_u64(kvm, roots + 8ULL * r, &root) != 0)
 			return (-1);
 		for (size_t i = 0; root != 0 && i < per_root; i++) {
