@@ -14,26 +14,21 @@
  *     VMCOREINFO names.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
 #include "kvm/kernel/kvm_finders.h"
-#include "kvm/kernel/kvm_memmap.h"
-#include "kvm/kernel/kvm_sections.h"
+#include "kvm/walk/kvm_slab_pages.h"
 #include "kvm/walk/kvm_slub_find.h"
 
-#define PAGES_AT_ONCE	256		/* struct pages read at once */
 #define MAX_CACHES	65536		/* a loop guard: a kernel has hundreds */
 #define MAX_NODE_WORDS	16		/* MAX_NUMNODES 1024, in words */
 
 struct scan {
 	struct memstat_kvm *kvm;
-	unsigned	 per_section;	/* pages, as a shift */
-	uint32_t	 page_size;	/* sizeof(struct page) */
-	uint64_t	 slab_bit;	/* 1 << PG_slab */
-	struct kvm_member flags, slab_cache, list;
+	struct kvm_member list;
 	uint64_t	 head;		/* found */
-	uint64_t	 budget;	/* struct pages left to read */
 };
 
 /*
@@ -67,90 +62,40 @@ head_from(struct scan *s, uint64_t cache)
 	return (1);
 }
 
-/* A section's struct pages, for a slab page whose cache leads to the head. */
+/* A slab page whose cache leads to the head. */
 static int
-scan_section(void *arg, uint64_t nr, uint64_t map)
+scan_slab(void *arg, uint64_t page, const uint8_t *bytes, uint64_t cache)
 {
-	struct scan *s = arg;
-	struct memstat_kvm *kvm = s->kvm;
-	uint8_t pages[PAGES_AT_ONCE * 256];
-	uint64_t first = nr << s->per_section, count = 1ULL << s->per_section;
-	uint64_t flags, cache;
 	int rc;
 
-	for (uint64_t i = 0; i < count && s->budget > 0; i += PAGES_AT_ONCE) {
-		uint64_t n = count - i < PAGES_AT_ONCE ? count - i :
-		    PAGES_AT_ONCE;
-
-		s->budget -= n < s->budget ? n : s->budget;
-		if (_memstat_kvm_read(kvm, map + (first + i) * s->page_size,
-		    pages, n * s->page_size) != 0) {
-			if (_memstat_kvm_left_out(kvm))
-				continue;
-			return (-1);
-		}
-		for (uint64_t j = 0; j < n; j++) {
-			const uint8_t *p = pages + j * s->page_size;
-
-			flags = cache = 0;
-			memcpy(&flags, p + s->flags.offset, 8);
-			if ((flags & s->slab_bit) == 0)
-				continue;
-			memcpy(&cache, p + s->slab_cache.offset, 8);
-			if (!_memstat_kvm_arch_in_direct_map(kvm, cache))
-				continue;
-			if ((rc = head_from(s, cache)) <= 0)
-				return (rc == 0 ? 1 : -1);
-		}
-	}
-	return (s->budget > 0 ? 0 : 1);
+	(void)page;
+	(void)bytes;
+	if ((rc = head_from(arg, cache)) <= 0)
+		return (rc == 0 ? 1 : -1);
+	return (0);
 }
 
 /* slab_caches by structure: 0 with kvm->slab_caches, or -1. */
 static int
 caches_by_structure(struct memstat_kvm *kvm)
 {
-	struct scan s = { .kvm = kvm, .budget = 1ULL << 26 };
-	const char *slab = "slab";
-	uint64_t vmemmap, direct;
-	int64_t bit;
+	struct scan s = { .kvm = kvm };
+	struct slab_pages sp;
+	uint64_t budget = 1ULL << 26;
 	int rc;
 
-	if (kvm->arch.section_bits <= _memstat_kvm_page_shift(kvm))
+	if (_memstat_slab_pages_layout(kvm, &sp) != 0) {
+		char why[MEMSTAT_ERRLEN];
+
+		snprintf(why, sizeof(why), "%s", kvm->err.msg);
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-		    "no symbol slab_caches in the dump's kallsyms, and no "
-		    "SECTION_SIZE_BITS in its VMCOREINFO to find it by"));
-	s.per_section = kvm->arch.section_bits - _memstat_kvm_page_shift(kvm);
-	/* A struct slab since 5.17; before, struct page's own members. */
-	if (_memstat_kvm_member(kvm, slab, "slab_cache", &s.slab_cache) != 0) {
-		slab = "page";
-		if (_memstat_kvm_member(kvm, slab, "slab_cache",
-		    &s.slab_cache) != 0)
-			return (-1);
+		    "no symbol slab_caches in the dump's kallsyms, and %s",
+		    why));
 	}
-	if (_memstat_kvm_struct_size(kvm, "page", &s.page_size) != 0 ||
-	    _memstat_kvm_member(kvm, "page", "flags", &s.flags) != 0 ||
-	    _memstat_kvm_member(kvm, "kmem_cache", "list", &s.list) != 0)
+	if (_memstat_kvm_member(kvm, "kmem_cache", "list", &s.list) != 0)
 		return (-1);
-	if (_memstat_kvm_enum_value(kvm, "PG_slab", &bit) != 0 || bit < 0 ||
-	    bit > 63)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-		    "no symbol slab_caches in the dump's kallsyms, and no "
-		    "PG_slab page flag to find it by"));
-	if (s.page_size == 0 || s.page_size > 256 ||
-	    s.flags.offset + 8 > s.page_size ||
-	    s.slab_cache.offset + 8 > s.page_size)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a %" PRIu32 "-byte struct page", s.page_size));
-	s.slab_bit = 1ULL << bit;
-	/*
-	 * Each section's own map gives its struct pages; the array's start
-	 * is asked for the direct map's bounds, which x86-64 learns here.
-	 */
-	if (_memstat_kvm_memmap(kvm, s.page_size, &vmemmap, &direct) != 0)
-		return (-1);
-	if ((rc = _memstat_kvm_sections_each(kvm, scan_section, &s)) == 1 &&
-	    s.head != 0) {
+	if ((rc = _memstat_slab_pages_each(kvm, &sp, &budget, scan_slab,
+	    &s)) == 1 && s.head != 0) {
 		kvm->slab_caches = s.head;
 		return (0);
 	}
