@@ -154,6 +154,13 @@ void	 memstat_kvm_setflags(void *kvm_handle, int flags);
  * and types found at the first stay the handle's.  0 for a dump.
  */
 int	memstat_kvm_live(void *kvm_handle);
+/*
+ * The image's time since boot as /proc/uptime said it (the boot-based
+ * clock of the kernel's timekeeper, exact to its last tick), in seconds:
+ * what --replay orders dumps and saved trees of one machine by.  0, or
+ * -1 with the error on the handle.
+ */
+int	memstat_kvm_uptime(void *kvm_handle, double *seconds);
 
 /* Accessors.  They never fail; an out-of-range cpu or index reads as 0. */
 const char	*memstat_get_name(const struct memory_type *mtp);
@@ -359,6 +366,71 @@ uint32_t memstat_object_damage(const struct memstat_objects *ol, size_t i);
  */
 int	memstat_kvm_symbols(void *kvm_handle,
 	    void (*fn)(const char *name, uint64_t addr, void *arg), void *arg);
+
+/*
+ * Memory cgroups and the slab objects charged to each (beyond FreeBSD's
+ * libmemstat).  The kernel charges each object of an accounted cache
+ * (SLAB_ACCOUNT, kmalloc-cg-*) to the memory cgroup of the task that
+ * allocated it (5.9 and later) and keeps the owner beside the object.  A
+ * memstat_cgroups holds one query's cgroups, parents before children; a
+ * failed query leaves its code and message on it, as on a list.
+ */
+struct memstat_cgroups;
+
+struct memstat_cgroups *memstat_cgroups_alloc(void);
+void	memstat_cgroups_free(struct memstat_cgroups *cg);
+int	memstat_cgroups_geterror(const struct memstat_cgroups *cg);
+const char *memstat_cgroups_geterrmsg(const struct memstat_cgroups *cg);
+
+/*
+ * The sources, each replacing what cg held.  A core image or
+ * /proc/kcore: every memory cgroup of the tree from root_mem_cgroup,
+ * removed ones the kernel still holds (dying) included, and every
+ * slab's owner vector walked: the objects each cgroup is charged, cache
+ * by cache.  A Linux tree ("/" is the live kernel): the cgroup v2
+ * hierarchy under sys/fs/cgroup, each cgroup's memory.current,
+ * memory.stat's slab bytes and cgroup.stat's dying descendants, with no
+ * count per cache.  0, or -1 with the error on cg.
+ */
+int	memstat_cgroups_kvm(struct memstat_cgroups *cg, void *kvm_handle);
+int	memstat_cgroups_linux(struct memstat_cgroups *cg, const char *root);
+
+/* 1 if the objects were walked (per cache), 0 if memory.stat's. */
+int	memstat_cgroups_walked(const struct memstat_cgroups *cg);
+size_t	memstat_cgroups_count(const struct memstat_cgroups *cg);
+/* As the kernel names it: "/" the root, "/a/b" below it. */
+const char *memstat_cgroup_path(const struct memstat_cgroups *cg, size_t i);
+/* The parent's index (before i), or SIZE_MAX for the root. */
+size_t	memstat_cgroup_parent(const struct memstat_cgroups *cg, size_t i);
+/* Removed, still allocated: what it still charges holds it. */
+int	memstat_cgroup_dying(const struct memstat_cgroups *cg, size_t i);
+/*
+ * Bytes charged to it and its descendants (memory.current, the page
+ * counter's usage), memory.stat's slab_reclaimable + slab_unreclaimable
+ * (also hierarchical), and its dying descendants (cgroup.stat); each
+ * UINT64_MAX where the source does not say.
+ */
+uint64_t memstat_cgroup_memory(const struct memstat_cgroups *cg, size_t i);
+uint64_t memstat_cgroup_stat_slab(const struct memstat_cgroups *cg,
+	    size_t i);
+uint64_t memstat_cgroup_dying_below(const struct memstat_cgroups *cg,
+	    size_t i);
+/*
+ * The caches with objects charged to the cgroup itself (its
+ * descendants' not included), by name: the objects, their bytes as the
+ * kernel charges them (the slot and its owner's pointer), and how many
+ * of them were charged to a cgroup since removed, whose charges the
+ * kernel moved up to this one.
+ */
+size_t	memstat_cgroup_caches(const struct memstat_cgroups *cg, size_t i);
+const char *memstat_cgroup_cache_name(const struct memstat_cgroups *cg,
+	    size_t i, size_t j);
+uint64_t memstat_cgroup_cache_objects(const struct memstat_cgroups *cg,
+	    size_t i, size_t j);
+uint64_t memstat_cgroup_cache_bytes(const struct memstat_cgroups *cg,
+	    size_t i, size_t j);
+uint64_t memstat_cgroup_cache_inherited(const struct memstat_cgroups *cg,
+	    size_t i, size_t j);
 
 /*
  * malloc(9) small-zone sizes: bit n of a malloc type's size mask means an

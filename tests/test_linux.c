@@ -455,6 +455,136 @@ test_bad_nodes(void **state)
 	    "1\n" });
 }
 
+/* A file of a tree, its directories made. */
+static void
+tree_file(const char *dir, const char *path, const char *text)
+{
+	char buf[1024], *slash;
+	FILE *f;
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, path);
+	slash = strrchr(buf, '/');
+	*slash = '\0';
+	{
+		char cmd[1100];
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", buf);
+		assert_int_equal(system(cmd), 0);
+	}
+	*slash = '/';
+	assert_non_null(f = fopen(buf, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+#define STAT(r, u)	"anon 0\nslab_reclaimable " #r \
+			"\nslab_unreclaimable " #u "\nslab 0\n"
+#define CGSTAT(d)	"nr_descendants 1\nnr_dying_descendants " #d "\n"
+
+/* A cgroup v2 hierarchy: parents first, each as its files say. */
+static void
+test_cgroups_tree(void **state)
+{
+	char *dir = make_tree(HEADER ROW("a", 10, 16, 64), NULL);
+	struct memstat_cgroups *cg = memstat_cgroups_alloc();
+	size_t a, x, b;
+
+	(void)state;
+	tree_file(dir, "sys/fs/cgroup/cgroup.controllers", "cpu memory pids\n");
+	tree_file(dir, "sys/fs/cgroup/memory.stat", STAT(100, 50));
+	tree_file(dir, "sys/fs/cgroup/cgroup.stat", CGSTAT(2));
+	tree_file(dir, "sys/fs/cgroup/a/memory.current", "8192\n");
+	tree_file(dir, "sys/fs/cgroup/a/memory.stat", STAT(10, 20));
+	tree_file(dir, "sys/fs/cgroup/a/cgroup.stat", CGSTAT(1));
+	tree_file(dir, "sys/fs/cgroup/a/x/memory.current", "4096\n");
+	tree_file(dir, "sys/fs/cgroup/a/x/memory.stat", STAT(1, 2));
+	tree_file(dir, "sys/fs/cgroup/a/x/cgroup.stat", CGSTAT(0));
+	tree_file(dir, "sys/fs/cgroup/b/cgroup.stat", CGSTAT(0));
+	assert_int_equal(memstat_cgroups_linux(cg, dir), 0);
+	assert_int_equal(memstat_cgroups_walked(cg), 0);
+	assert_int_equal(memstat_cgroups_count(cg), 4);
+	assert_string_equal(memstat_cgroup_path(cg, 0), "/");
+	assert_true(memstat_cgroup_parent(cg, 0) == SIZE_MAX);
+	assert_true(memstat_cgroup_memory(cg, 0) == UINT64_MAX);
+	assert_int_equal(memstat_cgroup_stat_slab(cg, 0), 150);
+	assert_int_equal(memstat_cgroup_dying_below(cg, 0), 2);
+	a = x = b = SIZE_MAX;
+	for (size_t i = 1; i < 4; i++) {
+		const char *p = memstat_cgroup_path(cg, i);
+
+		if (strcmp(p, "/a") == 0)
+			a = i;
+		else if (strcmp(p, "/a/x") == 0)
+			x = i;
+		else if (strcmp(p, "/b") == 0)
+			b = i;
+	}
+	assert_true(a < x && x != SIZE_MAX && b != SIZE_MAX);
+	assert_int_equal(memstat_cgroup_parent(cg, x), a);
+	assert_int_equal(memstat_cgroup_parent(cg, a), 0);
+	assert_int_equal(memstat_cgroup_memory(cg, a), 8192);
+	assert_int_equal(memstat_cgroup_stat_slab(cg, x), 3);
+	assert_int_equal(memstat_cgroup_dying(cg, a), 0);
+	assert_int_equal(memstat_cgroup_caches(cg, a), 0);
+	/* b has no memory files: unknown, not 0. */
+	assert_true(memstat_cgroup_memory(cg, b) == UINT64_MAX);
+	assert_true(memstat_cgroup_stat_slab(cg, b) == UINT64_MAX);
+	/* Out of range: nothing. */
+	assert_string_equal(memstat_cgroup_path(cg, 9), "");
+	assert_int_equal(memstat_cgroup_cache_objects(cg, 0, 0), 0);
+	memstat_cgroups_free(cg);
+	remove_tree(dir);
+}
+
+/* What is not a v2 hierarchy with memory, or is damaged: one error. */
+static void
+assert_cgroups_rejected(const char *path, const char *text, int error,
+    const char *says)
+{
+	char *dir = make_tree(HEADER ROW("a", 10, 16, 64), NULL);
+	struct memstat_cgroups *cg = memstat_cgroups_alloc();
+
+	tree_file(dir, "sys/fs/cgroup/cgroup.controllers", "memory\n");
+	tree_file(dir, "sys/fs/cgroup/a/cgroup.stat", CGSTAT(0));
+	if (path != NULL)
+		tree_file(dir, path, text);
+	assert_int_equal(memstat_cgroups_linux(cg, dir), -1);
+	assert_int_equal(memstat_cgroups_geterror(cg), error);
+	assert_non_null(strstr(memstat_cgroups_geterrmsg(cg), says));
+	assert_int_equal(memstat_cgroups_count(cg), 0);
+	memstat_cgroups_free(cg);
+	remove_tree(dir);
+}
+
+static void
+test_cgroups_bad(void **state)
+{
+	(void)state;
+	assert_cgroups_rejected("sys/fs/cgroup/cgroup.controllers", "cpu io\n",
+	    MEMSTAT_ERROR_VERSION, "memory controller is not");
+	assert_cgroups_rejected("sys/fs/cgroup/a/memory.current", "lots\n",
+	    MEMSTAT_ERROR_DATAERROR, "/a/memory.current");
+	assert_cgroups_rejected("sys/fs/cgroup/a/memory.current",
+	    "99999999999999999999\n", MEMSTAT_ERROR_DATAERROR,
+	    "/a/memory.current");
+	assert_cgroups_rejected("sys/fs/cgroup/a/cgroup.stat", "nr_descendants",
+	    MEMSTAT_ERROR_DATAERROR, "/a/cgroup.stat");
+	assert_cgroups_rejected("sys/fs/cgroup/a/memory.stat",
+	    "slab_reclaimable 1\nslab_unreclaimable x\n",
+	    MEMSTAT_ERROR_DATAERROR, "/a/memory.stat");
+	assert_cgroups_rejected("sys/fs/cgroup/a/memory.stat",
+	    "slab_reclaimable 1\n", MEMSTAT_ERROR_DATAERROR, "/a/memory.stat");
+	{
+		struct memstat_cgroups *cg = memstat_cgroups_alloc();
+
+		/* A tree with no cgroup v2 at all. */
+		assert_int_equal(memstat_cgroups_linux(cg, SYNTH), -1);
+		assert_int_equal(memstat_cgroups_geterror(cg),
+		    MEMSTAT_ERROR_VERSION);
+		memstat_cgroups_free(cg);
+	}
+}
+
 static void
 test_bad_trees(void **state)
 {
@@ -570,6 +700,8 @@ main(void)
 		cmocka_unit_test(test_allocinfo),
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_bad_nodes),
+		cmocka_unit_test(test_cgroups_tree),
+		cmocka_unit_test(test_cgroups_bad),
 		cmocka_unit_test(test_bad_trees),
 		cmocka_unit_test(test_not_regular_files),
 		cmocka_unit_test(test_truncations),

@@ -51,6 +51,13 @@ tool_error_from_frag(struct tool_error *e, const struct memstat_frag *frag)
 	    memstat_frag_geterrmsg(frag)));
 }
 
+int
+tool_error_from_cgroups(struct tool_error *e, const struct memstat_cgroups *cg)
+{
+	return (tool_error_set(e, memstat_cgroups_geterror(cg), "%s",
+	    memstat_cgroups_geterrmsg(cg)));
+}
+
 void
 tool_blob_free(struct tool_blob *b)
 {
@@ -267,6 +274,24 @@ tool_source_frag(struct tool_source *src, struct memstat_frag *frag,
 	if (src->ops->frag == NULL)
 		return (TOOL_ABSENT);
 	return (src->ops->frag(src, frag, flags, e));
+}
+
+int
+tool_source_cgroups(struct tool_source *src, struct memstat_cgroups *cg,
+    struct tool_error *e)
+{
+	if (src->ops->cgroups == NULL)
+		return (TOOL_ABSENT);
+	return (src->ops->cgroups(src, cg, e));
+}
+
+int
+tool_source_uptime(struct tool_source *src, double *seconds,
+    struct tool_error *e)
+{
+	if (src->ops->uptime == NULL)
+		return (TOOL_ABSENT);
+	return (src->ops->uptime(src, seconds, e));
 }
 
 bool

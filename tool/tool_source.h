@@ -62,6 +62,19 @@ int	tool_source_malloc(struct tool_source *src,
  */
 int	tool_source_frag(struct tool_source *src, struct memstat_frag *frag,
 	    int flags, struct tool_error *e);
+/*
+ * Fill cg with the source's memory cgroups: 0; TOOL_ABSENT if the source
+ * holds none; -1 with the library's code and message in e.
+ */
+int	tool_source_cgroups(struct tool_source *src, struct memstat_cgroups *cg,
+	    struct tool_error *e);
+/*
+ * When a saved source was taken, in seconds since its machine booted (a
+ * tree's proc/uptime, a dump's timekeeper): 0; TOOL_ABSENT if it does
+ * not say; -1 with e set.
+ */
+int	tool_source_uptime(struct tool_source *src, double *seconds,
+	    struct tool_error *e);
 /* The live kernel, not saved data. */
 bool	tool_source_live(const struct tool_source *src);
 /* What it reads changes: the live kernel, or it read as memory. */
@@ -106,6 +119,8 @@ int	tool_error_from_list(struct tool_error *e,
 	    struct memory_type_list *list);
 int	tool_error_from_frag(struct tool_error *e,
 	    const struct memstat_frag *frag);
+int	tool_error_from_cgroups(struct tool_error *e,
+	    const struct memstat_cgroups *cg);
 int	tool_error_set(struct tool_error *e, int code, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 

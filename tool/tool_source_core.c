@@ -50,6 +50,24 @@ core_frag(struct tool_source *src, struct memstat_frag *frag, int flags,
 	return (0);
 }
 
+static int
+core_cgroups(struct tool_source *src, struct memstat_cgroups *cg,
+    struct tool_error *e)
+{
+	if (memstat_cgroups_kvm(cg, src->state) != 0)
+		return (tool_error_from_cgroups(e, cg));
+	return (0);
+}
+
+static int
+core_uptime(struct tool_source *src, double *seconds, struct tool_error *e)
+{
+	if (memstat_kvm_uptime(src->state, seconds) != 0)
+		return (tool_error_set(e, MEMSTAT_ERROR_KVM, "%s: %s",
+		    src->path, memstat_kvm_geterr(src->state)));
+	return (0);
+}
+
 /* /proc/kcore: the running kernel, read anew each look. */
 static bool
 core_changes(const struct tool_source *src)
@@ -70,6 +88,8 @@ const struct tool_source_ops tool_source_core = {
 	.uma = core_uma,
 	.malloc = core_malloc,
 	.frag = core_frag,
+	.cgroups = core_cgroups,
+	.uptime = core_uptime,
 	.changes = core_changes,
 	.close = core_close,
 };

@@ -16,6 +16,7 @@
  * kinds below stand above it.
  */
 struct memory_type_list;
+struct memstat_cgroups;
 struct memstat_frag;
 struct tool_error;
 struct tool_source;
@@ -35,6 +36,12 @@ struct tool_source_ops {
 	/* NULL: the source holds no free lists. */
 	int	(*frag)(struct tool_source *src, struct memstat_frag *frag,
 		    int flags, struct tool_error *e);
+	/* NULL: the source holds no memory cgroups. */
+	int	(*cgroups)(struct tool_source *src, struct memstat_cgroups *cg,
+		    struct tool_error *e);
+	/* NULL: the source does not say when it was taken. */
+	int	(*uptime)(struct tool_source *src, double *seconds,
+		    struct tool_error *e);
 	/* NULL: the source holds no such files. */
 	int	(*text)(struct tool_source *src, const char *file, char **bufp,
 		    struct tool_error *e);

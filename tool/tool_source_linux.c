@@ -59,6 +59,36 @@ tree_frag(struct tool_source *src, struct memstat_frag *frag, int flags,
 }
 
 static int
+tree_cgroups(struct tool_source *src, struct memstat_cgroups *cg,
+    struct tool_error *e)
+{
+	if (memstat_cgroups_linux(cg, src->path) != 0)
+		return (tool_error_from_cgroups(e, cg));
+	return (0);
+}
+
+static int tree_text(struct tool_source *, const char *, char **,
+    struct tool_error *);
+
+/* A saved tree's proc/uptime: the seconds since boot when it was saved. */
+static int
+tree_uptime(struct tool_source *src, double *seconds, struct tool_error *e)
+{
+	char *buf, *end;
+	int rc;
+
+	if ((rc = tree_text(src, "proc/uptime", &buf, e)) != 0)
+		return (rc);
+	errno = 0;
+	*seconds = strtod(buf, &end);
+	rc = end == buf || errno != 0 || !(*seconds >= 0) || *seconds > 1e12 ||
+	    (*end != ' ' && *end != '\n');
+	free(buf);
+	return (rc ? tool_error_set(e, MEMSTAT_ERROR_DATAERROR,
+	    "%s/proc/uptime: not seconds since boot", src->path) : 0);
+}
+
+static int
 tree_text(struct tool_source *src, const char *file, char **bufp,
     struct tool_error *e)
 {
@@ -114,6 +144,8 @@ const struct tool_source_ops tool_source_linux_tree = {
 	.uma = tree_uma,
 	.malloc = tree_malloc,
 	.frag = tree_frag,
+	.cgroups = tree_cgroups,
+	.uptime = tree_uptime,
 	.text = tree_text,
 	.pagesize = tree_pagesize,
 };
@@ -126,6 +158,7 @@ const struct tool_source_ops tool_source_linux_live = {
 	.uma = live_uma,
 	.malloc = live_malloc,
 	.frag = tree_frag,
+	.cgroups = tree_cgroups,
 	.text = tree_text,
 	.pagesize = live_pagesize,
 };

@@ -27,32 +27,23 @@ seconds_of(const struct timespec *ts)
 }
 
 /*
- * A replayed tree's time: the first number of its proc/uptime, the
- * seconds since boot when it was saved.
+ * A replayed source's time: the seconds since boot when it was taken (a
+ * tree's proc/uptime, a dump's timekeeper), so that trees and dumps of
+ * one machine replay in one run.
  */
 static double
-tree_uptime(struct tool_source *src)
+replay_uptime(struct tool_source *src)
 {
 	struct tool_error e;
-	char *buf, *end;
 	double t;
 	int rc;
 
-	rc = tool_source_text(src, "proc/uptime", &buf, &e);
+	rc = tool_source_uptime(src, &t, &e);
 	if (rc == TOOL_ABSENT)
 		errx(1, "--replay: %s holds no proc/uptime: a replayed tree "
 		    "needs the time it was saved", tool_source_path(src));
 	if (rc != 0)
 		errx(1, "--replay: %s", e.msg);
-	errno = 0;
-	t = strtod(buf, &end);
-	if (end == buf || errno != 0 || !(t >= 0) || t > 1e12 ||
-	    (*end != ' ' && *end != '\n')) {
-		free(buf);
-		errx(1, "--replay: %s/proc/uptime: not seconds since boot",
-		    tool_source_path(src));
-	}
-	free(buf);
 	return (t);
 }
 
@@ -61,7 +52,8 @@ open_tree(struct tool_watch *w, const char *path)
 {
 	w->src = tool_open_core(path, NULL);
 	if (tool_source_live(w->src) || !tool_source_linux(w->src))
-		errx(1, "--replay: %s: not a saved Linux tree", path);
+		errx(1, "--replay: %s: neither a saved Linux tree nor a Linux "
+		    "core image", path);
 }
 
 void
@@ -152,7 +144,7 @@ tool_watch_next(struct tool_watch *w)
 			return (false);
 	}
 	if (opts->nreplay > 0) {
-		t = tree_uptime(w->src);
+		t = replay_uptime(w->src);
 		if (w->n > 0 && !(t > w->t))
 			errx(1, "--replay: %s was saved %g s after boot, not "
 			    "after %s (%g s)", opts->replay[w->n], t,

@@ -18,6 +18,7 @@
 #include "tool_report.h"
 #include "tool_source.h"
 #include "tool_table.h"
+#include "zone_cgroups.h"
 
 static const struct tool_column columns[] = {
 	{ .kind = COLUMN_NAME, .key = "name", .heading = "ITEM",
@@ -125,7 +126,13 @@ static const struct tool_column prom_more[] = {
 static const struct tool_help help = {
 	"vmstat-z [--libxo json[,pretty]] [-Aadht] [-n name] [-s key]\n"
 	"                [-w wait [-c count]] [--prometheus file]\n"
-	"                [-M core [-N system] | --replay tree tree ...]",
+	"                [-M core [-N system] | --replay tree tree ...]\n"
+	"       vmstat-z -C [--libxo json[,pretty]] [-h] [-n name]\n"
+	"                [-w wait [-c count]] [--prometheus file]\n"
+	"                [-M core [-N system] | --replay source source ...]",
+	"  -C           the slab caches by memory cgroup instead: a row per\n"
+	"               cgroup (dying ones too, from a core image), the\n"
+	"               objects charged to it; -n counts only those caches\n"
 	"  -A           also the items really allocated: USED less the free\n"
 	"               items the CPUs hold (core images, /proc/kcore)\n"
 	"  -a           also each merged cache's other names (aliases)\n"
@@ -142,8 +149,9 @@ static const struct tool_help help = {
 	"  -c count     that many looks (default: until SIGINT)\n"
 	"  --prometheus file  the numbers in Prometheus's text format, for\n"
 	"               node_exporter's textfile collector (- is stdout)\n"
-	"  --replay     the saved trees named, one look each, timed by their\n"
-	"               proc/uptime\n"
+	"  --replay     the saved trees and core images of one machine named,\n"
+	"               one look each, timed by their proc/uptime or the\n"
+	"               image's clock\n"
 	"  -M core      read saved data or a core image, not the live kernel\n"
 	"               (- is standard input)\n"
 	"  -N system    the core image's kernel: System.map, vmlinux or BTF\n"
@@ -187,6 +195,7 @@ struct zones {
 	struct tool_column cols[NCOLUMNS + 2 + NNODE_COLUMNS];
 	bool	 Aflag;
 	bool	 aflag;
+	bool	 Cflag;
 	bool	 dflag;
 	bool	 json;
 	bool	 prometheus;
@@ -299,7 +308,7 @@ main(int argc, char *argv[])
 	argc = tool_parse_libxo(argc, argv, &opts.style);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, TOOL_COMMON_OPTS TOOL_ROW_OPTS
-	    "Aad", longopts, NULL)) != -1) {
+	    "AaCd", longopts, NULL)) != -1) {
 		if (tool_common_option(&opts, ch, optarg, argv, &help))
 			continue;
 		switch (ch) {
@@ -309,12 +318,21 @@ main(int argc, char *argv[])
 		case 'a':
 			z.aflag = true;
 			break;
+		case 'C':
+			z.Cflag = true;
+			break;
 		case 'd':
 			z.dflag = true;
 			break;
 		}
 	}
 	tool_options_done(&opts, argc, argv);
+	if (z.Cflag) {
+		if (z.Aflag || z.aflag || z.dflag || opts.sort != NULL ||
+		    opts.totals)
+			errx(1, "-C takes none of -A, -a, -d, -s and -t");
+		return (zone_cgroups_run(&opts));
+	}
 	tool_rows_check_sort(&opts, sort_keys);
 	z.prometheus = opts.prometheus != NULL;
 	z.names = opts.nnames > 0;

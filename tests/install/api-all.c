@@ -157,6 +157,14 @@ main(int argc, char *argv[])
 	/* A dump is no running kernel. */
 	if (memstat_kvm_live(kvm) != 0)
 		return (fprintf(stderr, "%s: read as live\n", argv[3]), 1);
+	{
+		double up;
+
+		/* The dump's clock (a cut fixture may lack its page). */
+		if (memstat_kvm_uptime(kvm, &up) == 0 && !(up >= 0))
+			return (fprintf(stderr, "%s: uptime %g\n", argv[3],
+			    up), 1);
+	}
 	printf("core: sum %llu\n", (unsigned long long)walk(list));
 	memstat_kvm_close(kvm);
 
@@ -198,6 +206,39 @@ main(int argc, char *argv[])
 	fsum += (int64_t)memstat_frag_blocks(frag, 0, 0);
 	memstat_kvm_close(kvm);
 	printf("frag: sum %lld\n", (long long)fsum);
+
+	/* Memory cgroups: the dump's walk, then a tree's refusal (no v2). */
+	{
+		struct memstat_cgroups *cg = memstat_cgroups_alloc();
+		uint64_t csum = 0;
+
+		if (cg == NULL || (kvm = memstat_kvm_open(argv[3], NULL,
+		    errbuf)) == NULL)
+			return (1);
+		if (memstat_cgroups_kvm(cg, kvm) != 0)
+			csum += (uint64_t)memstat_cgroups_geterror(cg) +
+			    strlen(memstat_cgroups_geterrmsg(cg));
+		memstat_kvm_close(kvm);
+		for (size_t i = 0; i < memstat_cgroups_count(cg); i++) {
+			csum += strlen(memstat_cgroup_path(cg, i)) +
+			    (uint64_t)memstat_cgroup_dying(cg, i) +
+			    memstat_cgroup_memory(cg, i) +
+			    memstat_cgroup_stat_slab(cg, i) +
+			    memstat_cgroup_dying_below(cg, i) +
+			    (memstat_cgroup_parent(cg, i) == SIZE_MAX);
+			for (size_t j = 0; j < memstat_cgroup_caches(cg, i);
+			    j++)
+				csum += strlen(memstat_cgroup_cache_name(cg, i,
+				    j)) + memstat_cgroup_cache_objects(cg, i, j) +
+				    memstat_cgroup_cache_bytes(cg, i, j) +
+				    memstat_cgroup_cache_inherited(cg, i, j);
+		}
+		csum += (uint64_t)memstat_cgroups_walked(cg);
+		if (memstat_cgroups_linux(cg, argv[2]) == 0)
+			csum += memstat_cgroups_count(cg);
+		printf("cgroups: sum %llu\n", (unsigned long long)csum);
+		memstat_cgroups_free(cg);
+	}
 	memstat_frag_free(frag);
 
 	/* Objects: a dump without owners has its caches and no objects. */

@@ -1,5 +1,6 @@
 /*
- * kvm_jiffies.c: the image's clock in ticks, and how long a tick is.
+ * kvm_jiffies.c: the image's clock in ticks, how long a tick is, and the
+ * time since boot as /proc/uptime says it (memstat_kvm_uptime()).
  *
  * HZ is a build option the image does not name, but the timekeeper
  * keeps the length of one tick for NTP: timekeeper.ntp_tick is
@@ -36,21 +37,62 @@ timekeeper_offset(struct memstat_kvm *kvm, uint32_t *off)
 	return (0);
 }
 
+/* The timekeeper's address: 0, or -1 with the error recorded. */
+static int
+timekeeper(struct memstat_kvm *kvm, uint64_t *tk)
+{
+	uint32_t off;
+
+	if (_memstat_kvm_symbol(kvm, "tk_core", tk) != 0 &&
+	    _memstat_kvm_symbol(kvm, "timekeeper_data", tk) != 0)
+		return (-1);
+	if (timekeeper_offset(kvm, &off) != 0)
+		return (-1);
+	*tk += off;
+	return (0);
+}
+
+/*
+ * /proc/uptime's clock, the boot-based time: the monotonic time at the
+ * timekeeper's last update (tkr_mono.base, a tick ago at most) plus the
+ * time spent suspended (offs_boot), in nanoseconds.
+ */
+int
+memstat_kvm_uptime(void *kvm_handle, double *seconds)
+{
+	struct memstat_kvm *kvm = kvm_handle;
+	struct kvm_member mono, base, boot;
+	uint64_t tk, ns, offs;
+
+	if (timekeeper(kvm, &tk) != 0 ||
+	    _memstat_kvm_member(kvm, "timekeeper", "tkr_mono", &mono) != 0 ||
+	    _memstat_kvm_member(kvm, "tk_read_base", "base", &base) != 0 ||
+	    _memstat_kvm_member(kvm, "timekeeper", "offs_boot", &boot) != 0 ||
+	    base.size != 8 || boot.size != 8 ||
+	    _memstat_kvm_read_u64(kvm, tk + mono.offset + base.offset,
+	    &ns) != 0 || _memstat_kvm_read_u64(kvm, tk + boot.offset,
+	    &offs) != 0)
+		return (-1);
+	/* ktime_t is signed; neither is negative, nor a century long. */
+	if ((int64_t)ns < 0 || (int64_t)offs < 0 ||
+	    ns + offs > 100ULL * 366 * 86400 * NSEC_PER_SEC)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "the timekeeper's clock reads %" PRId64 " + %" PRId64
+		    " ns since boot", (int64_t)ns, (int64_t)offs));
+	*seconds = (double)(ns + offs) / 1e9;
+	return (0);
+}
+
 int
 _memstat_kvm_hz(struct memstat_kvm *kvm, uint64_t *hz)
 {
 	struct kvm_member ntp_tick;
 	uint64_t tk, tick, h;
-	uint32_t off;
 
-	if (_memstat_kvm_symbol(kvm, "tk_core", &tk) != 0 &&
-	    _memstat_kvm_symbol(kvm, "timekeeper_data", &tk) != 0)
-		return (-1);
-	if (timekeeper_offset(kvm, &off) != 0 ||
+	if (timekeeper(kvm, &tk) != 0 ||
 	    _memstat_kvm_member(kvm, "timekeeper", "ntp_tick",
 	    &ntp_tick) != 0 || ntp_tick.size != 8 ||
-	    _memstat_kvm_read_u64(kvm, tk + off + ntp_tick.offset,
-	    &tick) != 0)
+	    _memstat_kvm_read_u64(kvm, tk + ntp_tick.offset, &tick) != 0)
 		return (-1);
 	if (tick == 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
