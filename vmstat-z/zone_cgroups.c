@@ -428,7 +428,12 @@ zone_cgroups_run(const struct tool_options *opts)
 		err(1, "memstat_cgroups_alloc");
 	tool_watch_open(&w, opts);
 	while (tool_watch_next(&w)) {
-		if ((rc = tool_source_cgroups(w.src, cg, &e)) == TOOL_ABSENT)
+		/* Nothing left behind by the exits below: e holds the why. */
+		if ((rc = tool_source_cgroups(w.src, cg, &e)) != 0) {
+			memstat_cgroups_free(cg);
+			looks_free(&last);
+		}
+		if (rc == TOOL_ABSENT)
 			tool_source_absent(w.src, "cgroups",
 			    "memory cgroups");
 		if (rc != 0)
