@@ -150,31 +150,6 @@ _memstat_slabinfo_free(struct slabinfo *si)
 			 MEMSTAT_UNKNOWN_SLEEPS | MEMSTAT_UNKNOWN_XDOMAIN | \
 			 MEMSTAT_UNKNOWN_MEMALLOCED)
 
-int
-_memstat_slabinfo_nodes(struct slabinfo *si, size_t row,
-    const struct mt_node *nodes, uint32_t n)
-{
-	struct mt_node *v;
-	size_t cap;
-
-	if (si->nodecap - si->nnodes < n) {
-		cap = si->nodecap != 0 ? si->nodecap : 1024;
-		while (cap - si->nnodes < n)
-			cap *= 2;
-		if ((v = reallocarray(si->nodes, cap, sizeof(*v))) == NULL)
-			return (-1);
-		si->nodes = v;
-		si->nodecap = cap;
-	}
-	memcpy(si->nodes + si->nnodes, nodes, n * sizeof(*nodes));
-	si->rows[row].node_first = si->nnodes;
-	si->rows[row].nnodes = n;
-	si->nnodes += n;
-	if (n > si->maxnodes)
-		si->maxnodes = n;
-	return (0);
-}
-
 static int
 slab_fill(struct memory_type *mtp, const struct slabinfo *si,
     const struct slab_row *r)
