@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/kernel/kvm_percpu.h"
 #include "kvm/walk/kvm_slub_cpu.h"
 
 #define MAX_SHEAF	65536		/* objects in one sheaf */
@@ -79,35 +80,6 @@ sheaf_layout(struct memstat_kvm *kvm, struct slub_cpu_layout *cl)
 	return (0);
 }
 
-/* __per_cpu_offset[] for every possible CPU (nr_cpu_ids of them). */
-static int
-cpu_offsets(struct memstat_kvm *kvm, struct slub_cpu_layout *cl)
-{
-	uint64_t addr;
-	uint32_t n;
-
-	if (_memstat_slub_nr_cpus(kvm, &n) != 0)
-		return (-1);
-	if ((cl->cpu_offset = calloc(n, sizeof(uint64_t))) == NULL)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
-		    "per-CPU offsets"));
-	cl->ncpus = n;
-	/*
-	 * A kernel without SMP has no per-CPU offsets: all are 0.  Nor do
-	 * kallsyms of the code only name them (or nr_cpu_ids): unknown.
-	 */
-	if (_memstat_kvm_symbol(kvm, "__per_cpu_offset", &addr) != 0) {
-		if (_memstat_kvm_code_only(kvm, "__per_cpu_offset")) {
-			snprintf(cl->why, sizeof(cl->why), "%s",
-			    kvm->err.msg);
-			return (-1);
-		}
-		return (n == 1 ? 0 : -1);
-	}
-	return (_memstat_kvm_read(kvm, addr, cl->cpu_offset,
-	    n * sizeof(uint64_t)));
-}
-
 int
 _memstat_slub_cpu_layout(struct memstat_kvm *kvm,
     const struct slub_slab_layout *sl, struct slub_cpu_layout *cl)
@@ -126,7 +98,8 @@ _memstat_slub_cpu_layout(struct memstat_kvm *kvm,
 		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "the "
 		    "caches have neither per-CPU slabs nor per-CPU sheaves");
 	if (rc == 0)
-		rc = cpu_offsets(kvm, cl);
+		rc = _memstat_kvm_cpu_offsets(kvm, &cl->cpu_offset,
+		    &cl->ncpus);
 	if (rc != 0) {
 		/* Every count unknown then: each row says why. */
 		if (cl->why[0] == '\0')

@@ -18,10 +18,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
+#include "kvm/kernel/kvm_percpu.h"
 #include "kvm/walk/kvm_slub_find.h"
 #include "kvm/walk/kvm_slub_name.h"
 #include "kvm/walk/kvm_slub_slab.h"
@@ -163,7 +165,7 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	    &l->cache_node) != 0 ||
 	    _memstat_slub_nr_nodes(kvm, &l->cache_node, &l->nr_nodes) != 0)
 		return (-1);
-	if (_memstat_slub_nr_cpus(kvm, &l->ncpus) != 0)
+	if (_memstat_kvm_nr_cpus(kvm, &l->ncpus) != 0)
 		return (-1);
 	/*
 	 * Owners need the full lists (CONFIG_SLUB_DEBUG) and the tracks;

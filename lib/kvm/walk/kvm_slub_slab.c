@@ -23,7 +23,6 @@
 #include "kvm/walk/kvm_slub_slab.h"
 
 #define MAX_NODES	1024		/* MAX_NUMNODES of the biggest configs */
-#define MAX_CPUS	8192		/* NR_CPUS of the biggest configs */
 
 int
 _memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
@@ -188,18 +187,3 @@ _memstat_slub_nr_nodes(struct memstat_kvm *kvm, const struct kvm_array *node,
 	return (0);
 }
 
-int
-_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n)
-{
-	uint64_t addr;
-
-	*n = 1;
-	/* Without SMP the kernel has no nr_cpu_ids: one CPU. */
-	if (_memstat_kvm_symbol(kvm, "nr_cpu_ids", &addr) == 0 &&
-	    _memstat_kvm_read_u32(kvm, addr, n) != 0)
-		return (-1);
-	if (*n == 0 || *n > MAX_CPUS)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "nr_cpu_ids is %" PRIu32, *n));
-	return (0);
-}

@@ -40,8 +40,6 @@ struct slub_geometry_layout {
  */
 int	_memstat_slub_nr_nodes(struct memstat_kvm *kvm,
 	    const struct kvm_array *node, uint64_t *n);
-/* nr_cpu_ids, checked (kvm_slub_slab.c): 0, or -1 with the error recorded. */
-int	_memstat_slub_nr_cpus(struct memstat_kvm *kvm, uint32_t *n);
 /* A member of the struct at base, as an unsigned number of its size
  * (kvm_slub_slab.c). */
 int	_memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
