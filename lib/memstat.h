@@ -416,6 +416,16 @@ uint64_t memstat_cgroup_stat_slab(const struct memstat_cgroups *cg,
 uint64_t memstat_cgroup_dying_below(const struct memstat_cgroups *cg,
 	    size_t i);
 /*
+ * The slab bytes charged to the cgroup itself that its memory.stat does
+ * not count yet, held back by the CPUs (each one's object stock; 5.10's
+ * per-CPU counts), negative for frees: memory.stat's slab is SLAB less
+ * the sum of these over the cgroup and its descendants (what rstat has
+ * not flushed aside).  INT64_MIN where unknown, and then
+ * memstat_cgroups_stocked_unknown() says why (NULL when known).
+ */
+int64_t	memstat_cgroup_stocked(const struct memstat_cgroups *cg, size_t i);
+const char *memstat_cgroups_stocked_unknown(const struct memstat_cgroups *cg);
+/*
  * The caches with objects charged to the cgroup itself (its
  * descendants' not included), by name: the objects, their bytes as the
  * kernel charges them (the slot and its owner's pointer), and how many

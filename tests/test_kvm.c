@@ -767,6 +767,53 @@ test_loop_guard(void **state)
 		assert_false(_memstat_kvm_loops(&line, p));
 }
 
+/* The cgroup at path, or fail. */
+static size_t
+cgroup_at(const struct memstat_cgroups *cg, const char *path)
+{
+	for (size_t i = 0; i < memstat_cgroups_count(cg); i++)
+		if (strcmp(memstat_cgroup_path(cg, i), path) == 0)
+			return (i);
+	fail_msg("no cgroup %s", path);
+	return (SIZE_MAX);
+}
+
+/*
+ * What the CPUs hold back from memory.stat, read by each kernel's kind:
+ * 7.2's object stocks (the obj_cgroup cached[index] of several), 6.1's
+ * (cached_objcg), both as the guests' memory.stat says (SLAB less these;
+ * fixtures/tools/cgroups-match holds every cgroup to it).
+ */
+static void
+test_cgroup_stocks(void **state)
+{
+	static const struct {
+		const char *dump;
+		int64_t root, a;
+	} dumps[] = {
+		{ "fixtures/vmcore/sid-7.2-cgroups/vmcore.elf", 680, 0 },
+		{ "fixtures/vmcore/bookworm-6.1-cgroups/vmcore.elf", -448, 0 },
+	};
+	struct memstat_cgroups *cg;
+	void *kvm;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
+		assert_non_null(cg = memstat_cgroups_alloc());
+		assert_non_null(kvm = memstat_kvm_open(dumps[i].dump, NULL,
+		    NULL));
+		assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
+		assert_null(memstat_cgroups_stocked_unknown(cg));
+		assert_int_equal(memstat_cgroup_stocked(cg, cgroup_at(cg,
+		    "/")), dumps[i].root);
+		assert_int_equal(memstat_cgroup_stocked(cg, cgroup_at(cg,
+		    "/a")), dumps[i].a);
+		assert_true(memstat_cgroup_stocked(cg, 99) == INT64_MIN);
+		memstat_kvm_close(kvm);
+		memstat_cgroups_free(cg);
+	}
+}
+
 int
 main(void)
 {
@@ -788,6 +835,7 @@ main(void)
 		cmocka_unit_test(test_segments_nest),
 		cmocka_unit_test(test_symbol_lookups),
 		cmocka_unit_test(test_loop_guard),
+		cmocka_unit_test(test_cgroup_stocks),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -529,6 +529,9 @@ test_cgroups_tree(void **state)
 	/* b has no memory files: unknown, not 0. */
 	assert_true(memstat_cgroup_memory(cg, b) == UINT64_MAX);
 	assert_true(memstat_cgroup_stat_slab(cg, b) == UINT64_MAX);
+	/* memory.stat's own totals: no CPU's stock, and why said. */
+	assert_true(memstat_cgroup_stocked(cg, a) == INT64_MIN);
+	assert_non_null(memstat_cgroups_stocked_unknown(cg));
 	/* Out of range: nothing. */
 	assert_string_equal(memstat_cgroup_path(cg, 9), "");
 	assert_int_equal(memstat_cgroup_cache_objects(cg, 0, 0), 0);

@@ -90,6 +90,14 @@ tool_prom_sample_uint(struct tool_prom *p, const char *const *labels,
 	fprintf(p->f, " %" PRIu64 "\n", v);
 }
 
+void
+tool_prom_sample_int(struct tool_prom *p, const char *const *labels,
+    size_t nlabels, int64_t v)
+{
+	sample_start(p, labels, nlabels);
+	fprintf(p->f, " %" PRId64 "\n", v);
+}
+
 /* Rows by name, then by their place: equal names next to each other. */
 static const struct tool_rows *sort_rows;
 

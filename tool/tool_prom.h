@@ -38,6 +38,8 @@ void	tool_prom_sample(struct tool_prom *p, const char *const *labels,
 	    size_t nlabels, double v);
 void	tool_prom_sample_uint(struct tool_prom *p, const char *const *labels,
 	    size_t nlabels, uint64_t v);
+void	tool_prom_sample_int(struct tool_prom *p, const char *const *labels,
+	    size_t nlabels, int64_t v);
 /*
  * A table's families: one per column with a metric, named prefix_metric,
  * a sample per row labelled label="name" (a merged cache's other names

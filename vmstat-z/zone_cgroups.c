@@ -31,6 +31,8 @@ struct cgroup_row {
 	uint64_t	 objects, bytes, inherited;
 	uint64_t	 tree_bytes;	/* it and its descendants' */
 	uint64_t	 dying;		/* dying descendants */
+	int64_t		 stocked;	/* held back from its memory.stat,
+					   it and its descendants' */
 };
 
 /* A look's numbers of one cgroup, kept for the next look's changes. */
@@ -57,6 +59,18 @@ cache_named(const struct tool_options *opts, const char *name)
 }
 
 /*
+ * STOCKED: what the CPUs hold back from memory.stat is the whole
+ * cgroup's, so a split by cache (-n) has none.
+ */
+static bool
+stocked_known(const struct memstat_cgroups *cg,
+    const struct tool_options *opts)
+{
+	return (opts->nnames == 0 && memstat_cgroups_stocked_unknown(cg) ==
+	    NULL);
+}
+
+/*
  * The rows: own counts, then, children after parents, each added to its
  * ancestors' tree bytes and dying counts (the source's, where it keeps
  * them: memory.stat is hierarchical already).
@@ -80,11 +94,14 @@ rows_of(const struct memstat_cgroups *cg, const struct tool_options *opts)
 			    i, j);
 		}
 		r[i].tree_bytes = r[i].bytes;
+		if (stocked_known(cg, opts))
+			r[i].stocked = memstat_cgroup_stocked(cg, i);
 	}
 	for (size_t i = n; i-- > 0;) {
 		if ((p = memstat_cgroup_parent(cg, i)) >= n)
 			continue;
 		r[p].tree_bytes += r[i].tree_bytes;
+		r[p].stocked += r[i].stocked;
 		r[p].dying += r[i].dying + (memstat_cgroup_dying(cg, i) != 0);
 	}
 	return (r);
@@ -120,15 +137,32 @@ cell(FILE *f, int width, uint64_t v, bool known, bool human)
 		fprintf(f, " %*ju", width, (uintmax_t)v);
 }
 
+/* A signed byte count (human: its size, signed). */
+static void
+bytes_cell(FILE *f, int width, int64_t v, bool known, bool human)
+{
+	char buf[TOOL_HUMAN_LEN + 1];
+
+	if (!known)
+		fprintf(f, " %*s", width, "-");
+	else if (human) {
+		buf[0] = '-';
+		tool_humanize(buf + 1, v < 0 ? -(uint64_t)v : (uint64_t)v);
+		fprintf(f, " %*s", width, v < 0 ? buf : buf + 1);
+	} else
+		fprintf(f, " %*jd", width, (intmax_t)v);
+}
+
 static void
 write_text(FILE *f, const struct memstat_cgroups *cg,
-    const struct cgroup_row *r, bool human)
+    const struct cgroup_row *r, const struct tool_options *opts)
 {
-	bool walked = memstat_cgroups_walked(cg) != 0;
+	bool walked = memstat_cgroups_walked(cg) != 0, human = opts->human;
+	bool stocked = stocked_known(cg, opts);
 
-	fprintf(f, "%-32s %-6s %10s %10s %9s %10s %9s %5s\n", "CGROUP",
-	    "STATE", "MEMORY", "SLAB", "OBJECTS", "BYTES", "INHERITED",
-	    "DYING");
+	fprintf(f, "%-32s %-6s %10s %10s %8s %9s %10s %9s %5s\n", "CGROUP",
+	    "STATE", "MEMORY", "SLAB", "STOCKED", "OBJECTS", "BYTES",
+	    "INHERITED", "DYING");
 	for (size_t i = 0; i < memstat_cgroups_count(cg); i++) {
 		uint64_t mem = memstat_cgroup_memory(cg, i);
 		uint64_t slab = slab_of(cg, r, i), dying = dying_of(cg, r, i);
@@ -137,6 +171,7 @@ write_text(FILE *f, const struct memstat_cgroups *cg,
 		    memstat_cgroup_dying(cg, i) ? "dying" : "online");
 		cell(f, 10, mem, mem != UINT64_MAX, human);
 		cell(f, 10, slab, slab != UINT64_MAX, human);
+		bytes_cell(f, 8, r[i].stocked, stocked, human);
 		cell(f, 9, r[i].objects, walked, false);
 		cell(f, 10, r[i].bytes, walked, human);
 		cell(f, 9, r[i].inherited, walked, false);
@@ -166,6 +201,11 @@ write_json(struct json_object *top, const struct memstat_cgroups *cg,
 		    memstat_cgroup_dying(cg, i) != 0));
 		tool_json_stat(c, "memory", mem, mem != UINT64_MAX);
 		tool_json_stat(c, "slab", slab, slab != UINT64_MAX);
+		if (stocked_known(cg, opts))
+			tool_json_set(c, "stocked", tool_json_new_int(
+			    r[i].stocked));
+		else
+			tool_json_stat(c, "stocked", 0, false);
 		tool_json_stat(c, "objects", r[i].objects, walked);
 		tool_json_stat(c, "bytes", r[i].bytes, walked);
 		tool_json_stat(c, "inherited", r[i].inherited, walked);
@@ -243,6 +283,13 @@ write_prom(const struct memstat_cgroups *cg, const struct cgroup_row *r,
 			labels[1] = memstat_cgroup_path(cg, i);
 			tool_prom_sample_uint(&p, labels, 1, slab_of(cg, r, i));
 		}
+	tool_prom_family(&p, "memstat_cgroup_stocked_bytes",
+	    "Slab bytes of a cgroup and its descendants the CPUs hold back "
+	    "from memory.stat");
+	for (size_t i = 0; i < n && stocked_known(cg, opts); i++) {
+		labels[1] = memstat_cgroup_path(cg, i);
+		tool_prom_sample_int(&p, labels, 1, r[i].stocked);
+	}
 	tool_prom_family(&p, "memstat_cgroup_dying",
 	    "1 for a removed cgroup the kernel still holds");
 	for (size_t i = 0; i < n && memstat_cgroups_walked(cg); i++) {
@@ -438,6 +485,11 @@ zone_cgroups_run(const struct tool_options *opts)
 			    "memory cgroups");
 		if (rc != 0)
 			tool_query_failed(w.src, "cgroups", &e);
+		/* Said once: the look's table says "-" each time. */
+		if (w.n == 1 && memstat_cgroups_walked(cg) &&
+		    opts->nnames == 0 && memstat_cgroups_stocked_unknown(cg))
+			warnx("what the CPUs hold back from memory.stat is "
+			    "unknown: %s", memstat_cgroups_stocked_unknown(cg));
 		r = rows_of(cg, opts);
 		if (opts->prometheus != NULL)
 			write_prom(cg, r, opts);
@@ -450,7 +502,7 @@ zone_cgroups_run(const struct tool_options *opts)
 			else if (out.json != NULL)
 				write_json(out.json, cg, r, opts);
 			else
-				write_text(out.text, cg, r, opts->human);
+				write_text(out.text, cg, r, opts);
 			tool_watch_stamp(&w, out.json);
 			tool_out_finish(&out);
 		}

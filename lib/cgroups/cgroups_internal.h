@@ -32,12 +32,16 @@ struct cgroups_group {
 	uint64_t	 memory;	/* UINT64_MAX: unknown */
 	uint64_t	 stat_slab;	/* UINT64_MAX: unknown */
 	uint64_t	 dying_below;	/* UINT64_MAX: unknown */
+	int64_t		 stocked;	/* slab bytes CPUs hold back from
+					   its memory.stat: its own */
 	size_t		 first, n;	/* its charges, once finished */
 };
 
 struct memstat_cgroups {
 	struct memstat_err err;
 	bool		 walked;	/* charges per cache, not memory.stat */
+	/* Why the CPUs' stocks are unknown: "" when every group's is read. */
+	char		 stocked_why[MEMSTAT_ERRLEN];
 	struct cgroups_group *groups;
 	size_t		 ngroups, agroups;
 	struct cgroups_cache *caches;

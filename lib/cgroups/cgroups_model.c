@@ -235,6 +235,21 @@ memstat_cgroup_dying_below(const struct memstat_cgroups *cg, size_t i)
 	return (i < cg->ngroups ? cg->groups[i].dying_below : UINT64_MAX);
 }
 
+const char *
+memstat_cgroups_stocked_unknown(const struct memstat_cgroups *cg)
+{
+	if (!cg->walked)
+		return ("memory.stat's own totals count no CPU's stock");
+	return (cg->stocked_why[0] != '\0' ? cg->stocked_why : NULL);
+}
+
+int64_t
+memstat_cgroup_stocked(const struct memstat_cgroups *cg, size_t i)
+{
+	return (i < cg->ngroups && memstat_cgroups_stocked_unknown(cg) ==
+	    NULL ? cg->groups[i].stocked : INT64_MIN);
+}
+
 size_t
 memstat_cgroup_caches(const struct memstat_cgroups *cg, size_t i)
 {

@@ -225,6 +225,8 @@ main(int argc, char *argv[])
 			    memstat_cgroup_memory(cg, i) +
 			    memstat_cgroup_stat_slab(cg, i) +
 			    memstat_cgroup_dying_below(cg, i) +
+			    (uint64_t)memstat_cgroup_stocked(cg, i) +
+			    (memstat_cgroups_stocked_unknown(cg) == NULL) +
 			    (memstat_cgroup_parent(cg, i) == SIZE_MAX);
 			for (size_t j = 0; j < memstat_cgroup_caches(cg, i);
 			    j++)

@@ -28,6 +28,7 @@
 
 #include "cgroups/cgroups_internal.h"
 #include "kvm/arch/kvm_arch.h"
+#include "kvm/walk/kvm_memcg_stock.h"
 #include "kvm/walk/kvm_slab_pages.h"
 #include "kvm/walk/kvm_slub_find.h"
 #include "kvm/walk/kvm_slub_name.h"
@@ -77,7 +78,7 @@ struct walk {
 	struct memstat_cgroups *cg;
 	const struct layout *l;
 	struct addr_index *caches;	/* kmem_cache address to cache */
-	size_t		 ncaches;
+	size_t		 ncaches, acaches;
 	struct owner_count *counts;	/* open addressing, at most half full */
 	size_t		 ncounts, nslots;
 	uint8_t		 vector[VECTOR_CHUNK];
@@ -211,8 +212,7 @@ caches_load(struct walk *w)
 	struct kvm_loop guard = KVM_LOOP_INIT;
 	char name[NAME_MAX_LEN], part[MEMSTAT_ERRLEN];
 	uint64_t head, e, size;
-	size_t cap = 0, at;
-	void *p;
+	size_t at;
 
 	if (_memstat_slub_caches_head(kvm, &head) != 0 ||
 	    _memstat_kvm_read_u64(kvm, head, &e) != 0)
@@ -227,15 +227,10 @@ caches_load(struct walk *w)
 		    sizeof(name), part, sizeof(part)) != 0 ||
 		    _memstat_slub_member(kvm, cache, &l->cache_size, &size) != 0)
 			return (-1);
-		if (w->ncaches == cap) {
-			cap = cap != 0 ? cap * 2 : 256;
-			if ((p = reallocarray(w->caches, cap,
-			    sizeof(*w->caches))) == NULL)
-				return (_memstat_kvm_fail(kvm,
-				    MEMSTAT_ERROR_NOMEMORY, "%s",
-				    strerror(ENOMEM)));
-			w->caches = p;
-		}
+		if (_memstat_huge_array_grow((void **)&w->caches, w->ncaches,
+		    &w->acaches, sizeof(*w->caches)) != 0)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY,
+			    "%s", strerror(ENOMEM)));
 		/* What the kernel charges: obj_full_size(), slot and owner. */
 		if (size > SLUB_OBJECT_MAX || _memstat_cgroups_cache_add(w->cg,
 		    name, size + 8, &at) != 0)
@@ -411,12 +406,6 @@ own_objcgs(struct walk *w, uint64_t memcg, uint64_t *own, size_t *n)
 	return (0);
 }
 
-/* What the tree walk keeps of a memcg until the counts are given out. */
-struct group_of {
-	uint64_t	 memcg;
-	size_t		 group;
-};
-
 struct tree {
 	struct addr_index *memcgs;	/* memcg to group */
 	struct addr_index *own;		/* obj_cgroup to its memcg's group */
@@ -427,14 +416,8 @@ static int
 tree_add(struct addr_index **v, size_t *n, size_t *cap, uint64_t addr,
     size_t index)
 {
-	void *p;
-
-	if (*n == *cap) {
-		*cap = *cap != 0 ? *cap * 2 : 256;
-		if ((p = reallocarray(*v, *cap, sizeof(**v))) == NULL)
-			return (-1);
-		*v = p;
-	}
+	if (_memstat_huge_array_grow((void **)v, *n, cap, sizeof(**v)) != 0)
+		return (-1);
 	(*v)[(*n)++] = (struct addr_index){ addr, index };
 	return (0);
 }
@@ -590,6 +573,61 @@ give_out(struct walk *w, struct tree *t)
 	return (0);
 }
 
+struct stock_walk {
+	struct walk	*w;
+	const struct tree *t;
+};
+
+/* A CPU's stock: to the group of the memcg its obj_cgroup points at. */
+static int
+stock_objcg(void *arg, uint64_t objcg, int64_t bytes)
+{
+	struct stock_walk *sw = arg;
+	const struct addr_index *m;
+	uint64_t memcg;
+
+	if (_memstat_slub_member(sw->w->kvm, objcg, &sw->w->l->objcg_memcg,
+	    &memcg) != 0)
+		return (-1);
+	if ((m = find_addr(sw->t->memcgs, sw->t->nmemcgs, memcg)) != NULL)
+		sw->w->cg->groups[m->index].stocked += bytes;
+	return (0);
+}
+
+/*
+ * What the CPUs hold back from each group's memory.stat (the memcgs
+ * sorted by give_out()).  Not knowing it fails nothing: the reason is
+ * kept for the report to say.
+ */
+static void
+stocks_read(struct walk *w, const struct tree *t)
+{
+	struct memcg_stock_layout sl;
+	struct stock_walk sw = { w, t };
+	struct memstat_cgroups *cg = w->cg;
+	int64_t bytes;
+	int rc;
+
+	if ((rc = _memstat_memcg_stock_layout(w->kvm, &sl)) == 0) {
+		if (sl.per_objcg)
+			rc = _memstat_memcg_stock_objcgs(w->kvm, &sl,
+			    stock_objcg, &sw);
+		for (size_t i = 0; !sl.per_objcg && rc == 0 &&
+		    i < t->nmemcgs; i++)
+			if ((rc = _memstat_memcg_stock_memcg(w->kvm, &sl,
+			    t->memcgs[i].addr, &bytes)) == 0)
+				cg->groups[t->memcgs[i].index].stocked +=
+				    bytes;
+		_memstat_memcg_stock_layout_free(&sl);
+	}
+	if (rc == 0)
+		return;
+	snprintf(cg->stocked_why, sizeof(cg->stocked_why), "%s",
+	    w->kvm->err.msg);
+	for (size_t i = 0; i < cg->ngroups; i++)
+		cg->groups[i].stocked = 0;
+}
+
 static int
 memcg_walk(struct memstat_kvm *kvm, struct memstat_cgroups *cg)
 {
@@ -611,16 +649,18 @@ memcg_walk(struct memstat_kvm *kvm, struct memstat_cgroups *cg)
 	    _memstat_slab_pages_each(kvm, &l.pages, NULL, slab_owners,
 	    w) == 0 && root_memcg(w, &root) == 0 &&
 	    tree_walk(w, &t, root) == 0) {
-		if (give_out(w, &t) == 0 && _memstat_cgroups_finish(cg) == 0)
+		if (give_out(w, &t) == 0 && _memstat_cgroups_finish(cg) == 0) {
+			stocks_read(w, &t);
 			rc = 0;
+		}
 		else
 			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 			    strerror(ENOMEM));
 	}
-	free(t.memcgs);
-	free(t.own);
+	_memstat_huge_array_free(t.memcgs, t.amemcgs, sizeof(*t.memcgs));
+	_memstat_huge_array_free(t.own, t.aown, sizeof(*t.own));
 	free(w->counts);
-	free(w->caches);
+	_memstat_huge_array_free(w->caches, w->acaches, sizeof(*w->caches));
 	free(w);
 	return (rc);
 }
