@@ -66,23 +66,23 @@ REPLAY_OBJS = $(addprefix fuzz/replay-obj/,$(FUZZ_TOOL_SRCS:.c=.o) \
 	      $(FUZZ_SUPPORT_SRCS:.c=.o) fuzz/replay.o)
 fuzz/replay-obj/%.o: %.c $(FUZZ_HDRS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) $(SHIM) -c -o $@ $<
+	$(CC_KEPT) $(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) $(SHIM) -c -o $@ $<
 fuzz/replay-obj/libreplay.a: $(REPLAY_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(REPLAY_OBJS)
 fuzz/replay/%: fuzz/replay-obj/libreplay.a $(LIB) $(FUZZ_HDRS) \
 		fuzz/fuzz_cmdline.c fuzz/fuzz_stream.c $(wildcard fuzz/fuzz_*.c)
 	@mkdir -p fuzz/replay
-	$(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) $(call fuzz_def,$*) -o $@ \
+	$(CC_KEPT) $(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) $(call fuzz_def,$*) -o $@ \
 	    $(call fuzz_src,$*) fuzz/replay-obj/libreplay.a $(LIB) \
 	    $(LDFLAGS) $(FUZZ_LIBS)
 
 fuzz/kvm_seed: fuzz/kvm_seed.c fuzz/kvm_image.c $(FUZZ_HDRS) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) -o $@ fuzz/kvm_seed.c \
+	$(CC_KEPT) $(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) -o $@ fuzz/kvm_seed.c \
 	    fuzz/kvm_image.c $(LIB) $(LDFLAGS) $(FUZZ_LIBS)
 
 fuzz/diskdump_seed: fuzz/diskdump_seed.c $(LIB_HDRS) $(LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ fuzz/diskdump_seed.c $(LIB) $(LDFLAGS) \
+	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -o $@ fuzz/diskdump_seed.c $(LIB) $(LDFLAGS) \
 	    $(FUZZ_LIBS)
 
 # Seeds from the fixtures, then every target for FUZZ_SECONDS each.
