@@ -81,6 +81,7 @@ struct walk {
 	size_t		 ncaches, acaches;
 	struct owner_count *counts;	/* open addressing, at most half full */
 	size_t		 ncounts, nslots;
+	bool		 lost;		/* cgroups in pages the dump left out */
 	uint8_t		 vector[VECTOR_CHUNK];
 };
 
@@ -470,6 +471,21 @@ group_add(struct walk *w, struct tree *t, uint64_t memcg, size_t parent,
 }
 
 /*
+ * A cgroup, or the rest of its parent's list of children, in a page a
+ * filtered dump left out (makedumpfile -d dropped a live mem_cgroup's
+ * once): true, and the walk goes on without them, their objects counted
+ * apart and said so; any other failure is the walk's.
+ */
+static bool
+lost_here(struct walk *w)
+{
+	if (!_memstat_kvm_left_out(w->kvm))
+		return (false);
+	w->lost = true;
+	return (true);
+}
+
+/*
  * The tree from root, depth first, each child after its parent: an
  * explicit stack of the children lists being walked.
  */
@@ -493,8 +509,12 @@ tree_walk(struct walk *w, struct tree *t, uint64_t root)
 	stack[0].group = g;
 	while (depth >= 0) {
 		if (_memstat_slub_member(kvm, stack[depth].at, &l->list_next,
-		    &next) != 0)
-			return (-1);
+		    &next) != 0) {
+			if (!lost_here(w))
+				return (-1);
+			depth--;
+			continue;
+		}
 		if (next == stack[depth].head) {
 			depth--;
 			continue;
@@ -508,8 +528,14 @@ tree_walk(struct walk *w, struct tree *t, uint64_t root)
 			uint64_t css = next - l->css_sibling.offset;
 			uint64_t memcg = css - l->memcg_css.offset;
 
-			if (group_add(w, t, memcg, stack[depth].group, &g) != 0)
-				return (-1);
+			if (group_add(w, t, memcg, stack[depth].group,
+			    &g) != 0) {
+				/* Its sibling link went with it. */
+				if (!lost_here(w))
+					return (-1);
+				depth--;
+				continue;
+			}
 			if (depth + 1 == MAX_DEPTH)
 				return (_memstat_kvm_fail(kvm,
 				    MEMSTAT_ERROR_DATAERROR, "memory cgroups "
@@ -555,8 +581,9 @@ give_out(struct walk *w, struct tree *t)
 			else {
 				/* An owner outside the tree: said, apart. */
 				if (unknown == SIZE_MAX) {
-					snprintf(path, sizeof(path),
-					    "(not in the tree)");
+					snprintf(path, sizeof(path), "%s",
+					    w->lost ? "(cgroups the dump left "
+					    "out)" : "(not in the tree)");
 					if (_memstat_cgroups_group_add(w->cg,
 					    path, SIZE_MAX, false,
 					    &unknown) != 0)
