@@ -549,6 +549,40 @@ tree_walk(struct walk *w, struct tree *t, uint64_t root)
 	return (0);
 }
 
+/*
+ * An owner's memcg that the tree walk did not reach, its parent's list
+ * cut short by a page the dump left out: found up its parents to one
+ * the walk reached, and added below it with those between, top down.
+ * 0 with its group, 1 where it cannot be placed (its page, or one on
+ * the way, left out too), -1 (memory).
+ */
+static int
+place(struct walk *w, struct tree *t, uint64_t memcg, size_t *group)
+{
+	const struct layout *l = w->l;
+	const struct addr_index *m;
+	uint64_t chain[MAX_DEPTH], parent;
+	int n = 0;
+
+	while ((m = find_addr(t->memcgs, t->nmemcgs, memcg)) == NULL) {
+		if (n == MAX_DEPTH || memcg == 0 || _memstat_slub_member(w->kvm,
+		    memcg + l->memcg_css.offset, &l->css_parent, &parent) != 0 ||
+		    parent == 0)
+			return (1);
+		chain[n++] = memcg;
+		memcg = parent - l->memcg_css.offset;
+	}
+	*group = m->index;
+	while (n-- > 0) {
+		if (group_add(w, t, chain[n], *group, group) != 0)
+			return (w->kvm->err.code == MEMSTAT_ERROR_NOMEMORY ? -1 :
+			    1);
+		qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
+		qsort(t->own, t->nown, sizeof(*t->own), cmp_addr);
+	}
+	return (0);
+}
+
 /* Each (obj_cgroup, cache) count to its memcg's cgroup. */
 static int
 give_out(struct walk *w, struct tree *t)
@@ -558,6 +592,7 @@ give_out(struct walk *w, struct tree *t)
 	size_t group = SIZE_MAX, unknown = SIZE_MAX;
 	bool inherited = false;
 	char path[64];
+	int rc;
 
 	qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
 	qsort(t->own, t->nown, sizeof(*t->own), cmp_addr);
@@ -575,10 +610,16 @@ give_out(struct walk *w, struct tree *t)
 			    &w->l->objcg_memcg, &memcg) != 0)
 				memcg = 0;
 			m = find_addr(t->memcgs, t->nmemcgs, memcg);
+			rc = m == NULL && w->lost ? place(w, t, memcg,
+			    &group) : 1;
+			if (rc < 0)
+				return (-1);
+			if (rc == 0)
+				own = find_addr(t->own, t->nown, last);
 			inherited = own == NULL;
 			if (m != NULL)
 				group = m->index;
-			else {
+			else if (rc != 0) {
 				/* An owner outside the tree: said, apart. */
 				if (unknown == SIZE_MAX) {
 					snprintf(path, sizeof(path), "%s",
