@@ -40,6 +40,15 @@ _memstat_kvm_left_out(const struct memstat_kvm *kvm)
 	return (!kvm->live && kvm->err.code == MEMSTAT_ERROR_KVM_SHORTREAD);
 }
 
+bool
+_memstat_kvm_left_out_mark(const struct memstat_kvm *kvm, bool *marked)
+{
+	if (!_memstat_kvm_left_out(kvm))
+		return (false);
+	*marked = true;
+	return (true);
+}
+
 int
 _memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name,
     uint64_t *addr)

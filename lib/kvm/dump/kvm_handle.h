@@ -144,6 +144,9 @@ bool	_memstat_kvm_again(struct memstat_kvm *kvm, int *tries);
  * kernel, where such a read is the walk's to try again.
  */
 bool	_memstat_kvm_left_out(const struct memstat_kvm *kvm);
+/* The same, and if so *marked set: the walk's "read in part". */
+bool	_memstat_kvm_left_out_mark(const struct memstat_kvm *kvm,
+	    bool *marked);
 
 /*
  * A list walk's guard against a loop that misses its head, whatever count

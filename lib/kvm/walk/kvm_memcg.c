@@ -471,21 +471,6 @@ group_add(struct walk *w, struct tree *t, uint64_t memcg, size_t parent,
 }
 
 /*
- * A cgroup, or the rest of its parent's list of children, in a page a
- * filtered dump left out (makedumpfile -d dropped a live mem_cgroup's
- * once): true, and the walk goes on without them, their objects counted
- * apart and said so; any other failure is the walk's.
- */
-static bool
-lost_here(struct walk *w)
-{
-	if (!_memstat_kvm_left_out(w->kvm))
-		return (false);
-	w->lost = true;
-	return (true);
-}
-
-/*
  * The tree from root, depth first, each child after its parent: an
  * explicit stack of the children lists being walked.
  */
@@ -510,7 +495,13 @@ tree_walk(struct walk *w, struct tree *t, uint64_t root)
 	while (depth >= 0) {
 		if (_memstat_slub_member(kvm, stack[depth].at, &l->list_next,
 		    &next) != 0) {
-			if (!lost_here(w))
+			/*
+			 * The rest of this list, in a page a filtered dump
+			 * left out (makedumpfile -d dropped a live
+			 * mem_cgroup's once): the walk goes on without it,
+			 * its cgroups found from their objects' owners.
+			 */
+			if (!_memstat_kvm_left_out_mark(kvm, &w->lost))
 				return (-1);
 			depth--;
 			continue;
@@ -531,7 +522,7 @@ tree_walk(struct walk *w, struct tree *t, uint64_t root)
 			if (group_add(w, t, memcg, stack[depth].group,
 			    &g) != 0) {
 				/* Its sibling link went with it. */
-				if (!lost_here(w))
+				if (!_memstat_kvm_left_out_mark(kvm, &w->lost))
 					return (-1);
 				depth--;
 				continue;
@@ -562,7 +553,7 @@ place(struct walk *w, struct tree *t, uint64_t memcg, size_t *group)
 	const struct layout *l = w->l;
 	const struct addr_index *m;
 	uint64_t chain[MAX_DEPTH], parent;
-	int n = 0;
+	int n = 0, rc = 0;
 
 	while ((m = find_addr(t->memcgs, t->nmemcgs, memcg)) == NULL) {
 		if (n == MAX_DEPTH || memcg == 0 || _memstat_slub_member(w->kvm,
@@ -573,14 +564,15 @@ place(struct walk *w, struct tree *t, uint64_t memcg, size_t *group)
 		memcg = parent - l->memcg_css.offset;
 	}
 	*group = m->index;
-	while (n-- > 0) {
-		if (group_add(w, t, chain[n], *group, group) != 0)
-			return (w->kvm->err.code == MEMSTAT_ERROR_NOMEMORY ? -1 :
-			    1);
-		qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
-		qsort(t->own, t->nown, sizeof(*t->own), cmp_addr);
-	}
-	return (0);
+	while (n-- > 0 && (rc = group_add(w, t, chain[n], *group,
+	    group)) == 0)
+		;
+	/* Sorted again for give_out()'s lookups, whatever was added. */
+	qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
+	qsort(t->own, t->nown, sizeof(*t->own), cmp_addr);
+	if (rc == 0)
+		return (0);
+	return (w->kvm->err.code == MEMSTAT_ERROR_NOMEMORY ? -1 : 1);
 }
 
 /* Each (obj_cgroup, cache) count to its memcg's cgroup. */
@@ -688,12 +680,10 @@ stocks_read(struct walk *w, const struct tree *t)
 				    bytes;
 		_memstat_memcg_stock_layout_free(&sl);
 	}
-	if (rc == 0)
-		return;
-	snprintf(cg->stocked_why, sizeof(cg->stocked_why), "%s",
-	    w->kvm->err.msg);
-	for (size_t i = 0; i < cg->ngroups; i++)
-		cg->groups[i].stocked = 0;
+	/* What was added before is never shown: unknown says so. */
+	if (rc != 0)
+		snprintf(cg->stocked_why, sizeof(cg->stocked_why), "%s",
+		    w->kvm->err.msg);
 }
 
 static int

@@ -88,8 +88,11 @@ memcg_batch_layout(struct memstat_kvm *kvm, struct memcg_stock_layout *sl)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "slab items %" PRId64 " and %" PRId64 " of %" PRIu32
 		    " per-CPU counts", r, u, stat.size / 8));
-	sl->at_reclaimable = stat.offset + (uint64_t)r * 8;
-	sl->at_unreclaimable = stat.offset + (uint64_t)u * 8;
+	/* stat.size is at most 2^32 - 1: each offset fits. */
+	sl->reclaimable = (struct kvm_member){
+	    .offset = stat.offset + (uint32_t)r * 8, .size = 8 };
+	sl->unreclaimable = (struct kvm_member){
+	    .offset = stat.offset + (uint32_t)u * 8, .size = 8 };
 	return (0);
 }
 
@@ -184,8 +187,7 @@ int
 _memstat_memcg_stock_memcg(struct memstat_kvm *kvm,
     const struct memcg_stock_layout *sl, uint64_t memcg, int64_t *bytes)
 {
-	struct kvm_member count = { .size = 8 };
-	uint64_t percpu;
+	uint64_t percpu, at;
 	int64_t r, u;
 
 	*bytes = 0;
@@ -193,13 +195,9 @@ _memstat_memcg_stock_memcg(struct memstat_kvm *kvm,
 	    &percpu) != 0)
 		return (-1);
 	for (uint32_t cpu = 0; cpu < sl->ncpus; cpu++) {
-		count.offset = (uint32_t)sl->at_reclaimable;
-		if (read_signed(kvm, percpu + sl->cpu_offset[cpu], &count,
-		    &r) != 0)
-			return (-1);
-		count.offset = (uint32_t)sl->at_unreclaimable;
-		if (read_signed(kvm, percpu + sl->cpu_offset[cpu], &count,
-		    &u) != 0)
+		at = percpu + sl->cpu_offset[cpu];
+		if (read_signed(kvm, at, &sl->reclaimable, &r) != 0 ||
+		    read_signed(kvm, at, &sl->unreclaimable, &u) != 0)
 			return (-1);
 		*bytes += r + u;
 	}

@@ -18,12 +18,13 @@ struct memcg_stock_layout {
 	uint32_t	 ncpus;
 	uint64_t	*cpu_offset;
 	uint64_t	 stock;		/* the per-CPU object stock */
-	struct kvm_member objcg, reclaimable, unreclaimable;
+	/* The counts in a CPU's stock, or in a memcg's per-CPU counts. */
+	struct kvm_member reclaimable, unreclaimable;
+	struct kvm_member objcg;
 	/* 7.x: several obj_cgroups cached, the counts cached[index]'s. */
 	bool		 indexed;
 	struct kvm_member index;
 	struct kvm_member memcg_percpu;	/* 5.10: vmstats_percpu */
-	uint64_t	 at_reclaimable, at_unreclaimable; /* its stat[] */
 };
 
 /* 0, or -1 with why the stocks cannot be read recorded on the handle. */

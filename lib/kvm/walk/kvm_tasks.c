@@ -52,16 +52,6 @@ layout_load(struct memstat_kvm *kvm, struct task_layout *l)
 	    l));
 }
 
-/* A read failed on a page the dump left out: the walk goes on without. */
-static bool
-left_out(struct task_walk *w)
-{
-	if (!_memstat_kvm_left_out(w->kvm))
-		return (false);
-	w->part = true;
-	return (true);
-}
-
 static bool
 step(struct task_walk *w)
 {
@@ -111,15 +101,18 @@ group(struct task_walk *w, uint64_t leader)
 static int
 walk(struct task_walk *w, uint64_t init_task)
 {
+	struct memstat_kvm *kvm = w->kvm;
 	uint64_t head = init_task + w->l.tasks.offset, e = head, gap = 0;
 
+	/* A read on a page the dump left out: the walk goes on without. */
 	do {
 		if (!step(w))
 			return (-1);
-		if (group(w, e - w->l.tasks.offset) != 0 && !left_out(w))
+		if (group(w, e - w->l.tasks.offset) != 0 &&
+		    !_memstat_kvm_left_out_mark(kvm, &w->part))
 			return (-1);
-		if (_memstat_slub_member(w->kvm, e, &w->l.next, &e) != 0) {
-			if (!left_out(w))
+		if (_memstat_slub_member(kvm, e, &w->l.next, &e) != 0) {
+			if (!_memstat_kvm_left_out_mark(kvm, &w->part))
 				return (-1);
 			gap = e;
 			break;
@@ -127,15 +120,17 @@ walk(struct task_walk *w, uint64_t init_task)
 	} while (e != head);
 	if (gap == 0)
 		return (0);
-	if (_memstat_slub_member(w->kvm, head, &w->l.prev, &e) != 0)
-		return (left_out(w) ? 0 : -1);
+	if (_memstat_slub_member(kvm, head, &w->l.prev, &e) != 0)
+		return (_memstat_kvm_left_out_mark(kvm, &w->part) ? 0 : -1);
 	while (e != gap && e != head) {
 		if (!step(w))
 			return (-1);
-		if (group(w, e - w->l.tasks.offset) != 0 && !left_out(w))
+		if (group(w, e - w->l.tasks.offset) != 0 &&
+		    !_memstat_kvm_left_out_mark(kvm, &w->part))
 			return (-1);
-		if (_memstat_slub_member(w->kvm, e, &w->l.prev, &e) != 0)
-			return (left_out(w) ? 0 : -1);
+		if (_memstat_slub_member(kvm, e, &w->l.prev, &e) != 0)
+			return (_memstat_kvm_left_out_mark(kvm, &w->part) ?
+			    0 : -1);
 	}
 	return (0);
 }
