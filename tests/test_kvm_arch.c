@@ -338,9 +338,107 @@ test_walk_kept(void **state)
 	    0);
 	assert_int_equal(pa, 0x8765445eULL);
 	assert_int_equal(p.reads, 4);
-	/* x86-64 leaves the walk to libkdumpfile. */
-	kvm.arch.ops = &_memstat_kvm_arch_x86_64;
-	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va, &pa, peek, &p), 1);
+	/* Page tables not known: the walk is the reader's. */
+	kvm.arch.pgd = 0;
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va + 16, &pa, peek, &p),
+	    1);
+}
+
+/*
+ * x86-64's tables for vaddr from the top level down, each entry present
+ * (and written, accessed, dirty, with the encryption bit): tables[i] the
+ * table at level i below the top; stops at level leaf (0 the last, 1 a
+ * 2 MiB page, 2 a 1 GiB one) at frame.
+ */
+#define X86_ENTRY	0x63ULL		/* present, writable, accessed, dirty */
+#define X86_PS		(1ULL << 7)
+#define X86_SME		(1ULL << 47)
+
+static struct kvm_arch_state
+x86_state(unsigned levels, uint64_t pgd)
+{
+	struct kvm_arch_state st = { 0 };
+
+	st.ops = &_memstat_kvm_arch_x86_64;
+	st.page_shift = 12;
+	st.va_bits = levels == 5 ? 57 : 48;
+	st.pgd = pgd;
+	st.addr_mask = 0x000ffffffffff000ULL & ~X86_SME;
+	return (st);
+}
+
+static void
+x86_build(struct phys *p, const struct kvm_arch_state *st, uint64_t vaddr,
+    const uint64_t *tables, unsigned leaf, uint64_t frame)
+{
+	unsigned levels = st->va_bits == 57 ? 5 : 4;
+	uint64_t table = st->pgd;
+
+	for (unsigned l = levels, i = 0; l-- > 0; i++) {
+		uint64_t slot = table + index_at(vaddr, 12 + 9 * l, 9) * 8;
+
+		if (l == leaf) {
+			poke(p, slot, frame | X86_SME | X86_ENTRY |
+			    (leaf > 0 ? X86_PS : 0));
+			return;
+		}
+		poke(p, slot, tables[i] | X86_SME | X86_ENTRY);
+		table = tables[i];
+	}
+}
+
+static uint64_t
+x86_walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
+    int *rc)
+{
+	uint64_t pa = 0;
+
+	*rc = _memstat_kvm_arch_x86_64.walk(st, vaddr, &pa, peek, p);
+	return (pa);
+}
+
+/*
+ * x86-64: 4 KiB, 2 MiB and 1 GiB pages under four levels and five, the
+ * encryption bit no part of an address, an entry not present and an
+ * address not the kernel's refused.
+ */
+static void
+test_walk_x86(void **state)
+{
+	const uint64_t tables[] = { 0x101000, 0x102000, 0x103000, 0x104000 };
+	const uint64_t vmemmap = 0xffffea0001234567ULL;
+	const uint64_t vmalloc = 0xffffc90000a0b0c0ULL;
+	const uint64_t l5 = 0xff11000012345678ULL;
+	struct kvm_arch_state st = x86_state(4, 0x100000);
+	struct phys p = { .n = 0 };
+	int rc;
+
+	(void)state;
+	x86_build(&p, &st, vmemmap, tables, 0, 0x7654321000ULL);
+	assert_int_equal(x86_walk(&st, &p, vmemmap, &rc), 0x7654321567ULL);
+	assert_int_equal(rc, 0);
+	x86_build(&p, &st, vmalloc, tables + 1, 1, 0x40000000ULL);
+	assert_int_equal(x86_walk(&st, &p, vmalloc, &rc),
+	    0x40000000ULL | (vmalloc & 0x1fffff));
+	assert_int_equal(rc, 0);
+	/* A 1 GiB page, under the same top-level entry as vmalloc. */
+	p.n = 0;
+	x86_build(&p, &st, vmalloc, tables + 2, 2, 0x80000000ULL);
+	assert_int_equal(x86_walk(&st, &p, vmalloc, &rc),
+	    0x80000000ULL | (vmalloc & 0x3fffffff));
+	assert_int_equal(rc, 0);
+	/* Not present: nothing there. */
+	(void)x86_walk(&st, &p, vmemmap, &rc);
+	assert_int_equal(rc, -1);
+	/* Not canonical under four levels: no kernel address. */
+	(void)x86_walk(&st, &p, 0xff00800000000000ULL, &rc);
+	assert_int_equal(rc, -1);
+	/* Five levels. */
+	st = x86_state(5, 0x200000);
+	p.n = 0;
+	x86_build(&p, &st, l5, tables, 0, 0x123456000ULL);
+	assert_int_equal(x86_walk(&st, &p, l5, &rc), 0x123456678ULL);
+	assert_int_equal(rc, 0);
 }
 
 /* x86-64: the image linear from phys_base; what KASLR moves. */
@@ -350,6 +448,9 @@ test_x86_setup(void **state)
 	static const char info[] = "OSRELEASE=6.1.0-test-amd64\n"
 	    "PAGESIZE=4096\nSYMBOL(init_top_pgt)=ffffffff8b60a000\n"
 	    "NUMBER(phys_base)=-2113929216\n";
+	static const char l5_sme[] = "OSRELEASE=6.12.0-test-amd64\n"
+	    "SYMBOL(init_top_pgt)=ffffffff8260a000\nNUMBER(phys_base)=0\n"
+	    "NUMBER(pgtable_l5_enabled)=1\nNUMBER(sme_mask)=0x800000000000\n";
 	struct memstat_kvm kvm = { 0 };
 	uint64_t pa;
 
@@ -361,6 +462,10 @@ test_x86_setup(void **state)
 	assert_true(_memstat_kvm_arch_linear(&kvm, 0xffffffff81000000ULL,
 	    &pa));
 	assert_int_equal(pa, 0x1000000ULL - 2113929216ULL);
+	/* The page tables: init_top_pgt by the image's map, four levels. */
+	assert_int_equal(kvm.arch.pgd, 0xb60a000ULL - 2113929216ULL);
+	assert_int_equal(kvm.arch.va_bits, 48);
+	assert_int_equal(kvm.arch.addr_mask, 0x000ffffffffff000ULL);
 	kvm.kaslr = 0x9000000;
 	assert_int_equal(_memstat_kvm_arch_relocate(&kvm,
 	    0xffffffff81000000ULL), 0xffffffff8a000000ULL);
@@ -374,6 +479,12 @@ test_x86_setup(void **state)
 	assert_int_equal(_memstat_kvm_arch_link(&kvm, 0), 0);
 	assert_int_equal(_memstat_kvm_arch_link(&kvm, 0x9001000ULL),
 	    0x9001000ULL);
+	/* Five levels, and memory encryption's bit taken out of entries. */
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)l5_sme), 0);
+	assert_int_equal(kvm.arch.pgd, 0x260a000ULL);
+	assert_int_equal(kvm.arch.va_bits, 57);
+	assert_int_equal(kvm.arch.addr_mask, 0x000f7ffffffff000ULL);
 }
 
 /* An architecture not read, and an arm64 image that cannot be read. */
@@ -414,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_walk_64k_lpa),
 		cmocka_unit_test(test_walk_4k_lpa2),
 		cmocka_unit_test(test_walk_kept),
+		cmocka_unit_test(test_walk_x86),
 		cmocka_unit_test(test_arm64_setup),
 		cmocka_unit_test(test_arm64_negative_phys_offset),
 		cmocka_unit_test(test_x86_setup),

@@ -312,7 +312,8 @@ test_unreadable(void **state)
 	    errbuf));
 	assert_non_null(ol = memstat_objects_alloc());
 	assert_int_equal(memstat_kvm_objects(ol, kvm, NULL, 0), -1);
-	assert_int_equal(memstat_objects_geterror(ol), MEMSTAT_ERROR_KVM);
+	assert_int_equal(memstat_objects_geterror(ol),
+	    MEMSTAT_ERROR_KVM_SHORTREAD);
 	assert_non_null(strstr(memstat_objects_geterrmsg(ol), "cannot read"));
 	assert_int_equal(memstat_objects_caches(ol), 0);
 	assert_int_equal(memstat_objects_count(ol), 0);

@@ -105,7 +105,7 @@ _memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
 	uint64_t page = vaddr >> shift, off = vaddr & ((1ULL << shift) - 1);
 	size_t slot = (size_t)(page % KVM_TLB_SIZE);
 
-	if (a->walk == NULL)
+	if (a->walk == NULL || st->pgd == 0)
 		return (1);
 	/* Entry 0 is empty, not page 0: no kernel address is in page 0. */
 	if (st->tlb_va[slot] == page && page != 0) {

@@ -25,9 +25,10 @@ struct kvm_arch_state {
 	uint64_t	 lin_start, lin_end, direct_map;
 	/* The kernel image, where linear: [img_start, img_end), less img_delta. */
 	uint64_t	 img_start, img_end, img_delta;
-	/* arm64: the kernel's page tables, read by physical address. */
-	uint64_t	 pgd;		/* swapper_pg_dir's physical address */
+	/* The kernel's page tables, read by physical address. */
+	uint64_t	 pgd;		/* swapper_pg_dir's, init_top_pgt's; 0 */
 	unsigned	 va_bits;	/* translated: 64 less TCR_EL1.T1SZ */
+	uint64_t	 addr_mask;	/* x86-64: an entry's address bits */
 	bool		 lpa2;		/* OA[51:50] in descriptor bits 9:8 */
 	uint64_t	 pac_mask;	/* KERNELPACMASK: bits a return address signs */
 	uint64_t	 phys_offset;	/* PHYS_OFFSET (memstart_addr) */
