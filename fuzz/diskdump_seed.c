@@ -44,6 +44,7 @@ main(int argc, char *argv[])
 	struct diskdump_phys *dd;
 	size_t zlen[SEED_PAGES], n = 0;
 	uint32_t nsub;
+	struct kvm_dump_file file;
 	uint64_t off;
 	int fd;
 	FILE *out;
@@ -53,15 +54,16 @@ main(int argc, char *argv[])
 	if ((fd = open(argv[1], O_RDONLY)) == -1 ||
 	    pread(fd, head, PAGE, 0) != PAGE)
 		err(1, "%s", argv[1]);
+	file = (struct kvm_dump_file){ .fd = fd };
 	memcpy(&nsub, head + 432, 4);
 	if (nsub == 0 || nsub > 8 || pread(fd, sub, PAGE * nsub, PAGE) !=
 	    (ssize_t)(PAGE * nsub) || _memstat_diskdump_phys_load(&dd,
-	    fd) != 0 || dd == NULL || (c = libdeflate_alloc_compressor(6)) ==
+	    &file) != 0 || dd == NULL || (c = libdeflate_alloc_compressor(6)) ==
 	    NULL)
 		errx(1, "%s: not a kdump-compressed file of 4 KiB pages",
 		    argv[1]);
 	for (uint64_t pfn = 0; pfn < SCAN_PFNS && n < SEED_PAGES; pfn++) {
-		if (!_memstat_diskdump_phys_read(dd, fd, pfn * PAGE, page,
+		if (!_memstat_diskdump_phys_read(dd, &file, pfn * PAGE, page,
 		    PAGE))
 			continue;
 		if (n == SEED_PAGES / 2) {	/* kept whole */

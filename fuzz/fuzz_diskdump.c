@@ -27,6 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char buf[RUN * PAGE];
 	struct diskdump_phys *dd;
 	struct memstat_kvm *kvm;
+	struct kvm_dump_file file;
 	bool diskdump;
 	int fd;
 
@@ -35,14 +36,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (size > 0 && write(fd, data, size) != (ssize_t)size)
 		abort();
-	if (_memstat_kvm_check_headers(kvm, fd, &diskdump) == 0 && diskdump) {
-		if (_memstat_diskdump_phys_load(&dd, fd) != 0)
+	file = (struct kvm_dump_file){ .fd = fd };
+	if (_memstat_kvm_check_headers(kvm, &file, &diskdump) == 0 &&
+	    diskdump) {
+		if (_memstat_diskdump_phys_load(&dd, &file) != 0)
 			abort();
 		for (uint64_t pfn = 0; dd != NULL && pfn < PFNS; pfn++) {
 			memset(buf, 0, PAGE);
-			(void)_memstat_diskdump_phys_read(dd, fd, pfn * PAGE,
+			(void)_memstat_diskdump_phys_read(dd, &file, pfn * PAGE,
 			    buf, PAGE);
-			(void)_memstat_diskdump_phys_read(dd, fd, pfn * PAGE +
+			(void)_memstat_diskdump_phys_read(dd, &file, pfn * PAGE +
 			    PAGE / 3, buf, RUN * PAGE - PAGE / 3);
 		}
 		_memstat_diskdump_phys_free(dd);

@@ -15,6 +15,7 @@
 #include "testlib.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_file.h"
+#include "kvm/dump/kvm_flat.h"
 #include "kvm/kernel/kvm_finders.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
@@ -203,12 +204,15 @@ test_open_errors(void **state)
 
 /*
  * makedumpfile's flattened stream, made here: records that follow one
- * another, one longer than a block of the reassembly, one placed back
- * inside what came before (the later wins), a gap, an empty record.
- * The reassembled file holds what writing each record in turn gives;
- * the same stream cut inside a record names that record's byte.
+ * another, one longer than a block of the reassembly, a gap, an empty
+ * record, and (with overlap) one placed back inside what came before
+ * (the later wins).  Read in place, a read gives the file's bytes, the
+ * gap's as zeros; reassembled, the file holds what writing each record
+ * in turn gives; the same stream cut inside a record names that
+ * record's byte.
  */
 #define FLAT_HDR	4096
+#define FLAT_FILE	5242890		/* the file the records make */
 
 static size_t
 flat_record(unsigned char *p, uint64_t off, uint64_t size, unsigned char v)
@@ -222,12 +226,14 @@ flat_record(unsigned char *p, uint64_t off, uint64_t size, unsigned char v)
 	return (16 + (size_t)size);
 }
 
+static const struct { uint64_t off, size; } flat_recs[] = {
+	{ 0, 3000 }, { 3000, 2621440 }, { 5242880, 10 }, { 5242890, 0 },
+	{ 100, 50 }, { UINT64_MAX, 0 } };
+
+/* The stream, cut at cut bytes; the record at 100 only with overlap. */
 static int
-flat_stream(const char *path, size_t cut, size_t *len)
+flat_stream(const char *path, size_t cut, bool overlap)
 {
-	static const struct { uint64_t off, size; } recs[] = {
-		{ 0, 3000 }, { 3000, 2621440 }, { 100, 50 },
-		{ 5242880, 10 }, { 5242890, 0 }, { UINT64_MAX, 0 } };
 	unsigned char *p = calloc(1, FLAT_HDR + 3 * 1048576);
 	size_t n = FLAT_HDR;
 	int fd;
@@ -236,10 +242,10 @@ flat_stream(const char *path, size_t cut, size_t *len)
 	memcpy(p, "makedumpfile", 12);
 	p[23] = 1;	/* type 1 */
 	p[31] = 1;	/* version 1 */
-	for (size_t i = 0; i < sizeof(recs) / sizeof(*recs); i++)
-		n += flat_record(p + n, recs[i].off, recs[i].size,
-		    (unsigned char)(i * 41 + 1));
-	*len = n;
+	for (size_t i = 0; i < sizeof(flat_recs) / sizeof(*flat_recs); i++)
+		if (overlap || flat_recs[i].off != 100)
+			n += flat_record(p + n, flat_recs[i].off,
+			    flat_recs[i].size, (unsigned char)(i * 41 + 1));
 	assert_true((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) >= 0);
 	assert_int_equal(write(fd, p, cut < n ? cut : n),
 	    (ssize_t)(cut < n ? cut : n));
@@ -247,47 +253,84 @@ flat_stream(const char *path, size_t cut, size_t *len)
 	return (fd);
 }
 
-static void
-test_unflatten(void **state)
+/* What writing each record in turn leaves. */
+static unsigned char *
+flat_file(bool overlap)
 {
-	char path[] = "/tmp/memstat-flat-test-XXXXXX";
-	struct memstat_kvm kvm = { 0 };
-	unsigned char *want = calloc(1, 5242890), *got = malloc(5242890 + 1);
+	unsigned char *want = calloc(1, FLAT_FILE);
 	unsigned char *rec = malloc(16 + 2621440);
-	size_t len;
+
+	assert_non_null(want);
+	assert_non_null(rec);
+	for (size_t i = 0; flat_recs[i].off != UINT64_MAX; i++) {
+		if (!overlap && flat_recs[i].off == 100)
+			continue;
+		flat_record(rec, flat_recs[i].off, flat_recs[i].size,
+		    (unsigned char)(i * 41 + 1));
+		memcpy(want + flat_recs[i].off, rec + 16, flat_recs[i].size);
+	}
+	free(rec);
+	return (want);
+}
+
+static void
+test_flat(void **state)
+{
+	char path[] = "/tmp/memstat-flat-test-XXXXXX", why[256];
+	unsigned char *want, *got = malloc(FLAT_FILE + 1);
+	struct kvm_flat *flat;
 	int fd, tmp;
 
 	(void)state;
-	assert_non_null(want);
 	assert_non_null(got);
-	assert_non_null(rec);
-	/* What writing each record in turn leaves. */
-	flat_record(rec, 0, 3000, 1);
-	memcpy(want, rec + 16, 3000);
-	flat_record(rec, 3000, 2621440, 42);
-	memcpy(want + 3000, rec + 16, 2621440);
-	flat_record(rec, 100, 50, 83);
-	memcpy(want + 100, rec + 16, 50);
-	flat_record(rec, 5242880, 10, 124);
-	memcpy(want + 5242880, rec + 16, 10);
-
 	assert_true((tmp = mkstemp(path)) >= 0);
 	close(tmp);
-	fd = flat_stream(path, SIZE_MAX, &len);
-	assert_true((fd = _memstat_kvm_unflatten(&kvm, fd)) >= 0);
-	assert_int_equal(pread(fd, got, 5242890 + 1, 0), 5242890);
-	assert_memory_equal(got, want, 5242890);
+
+	/* In place: reads within a record, across records and the gap. */
+	want = flat_file(false);
+	fd = flat_stream(path, SIZE_MAX, false);
+	assert_int_equal(_memstat_flat_index(fd, &flat, why, sizeof(why)), 0);
+	assert_non_null(flat);
+	assert_true(_memstat_flat_in_place(flat));
+	assert_int_equal(_memstat_flat_size(flat), FLAT_FILE);
+	assert_int_equal(_memstat_flat_pread(flat, fd, got, FLAT_FILE + 1, 0),
+	    FLAT_FILE);
+	assert_memory_equal(got, want, FLAT_FILE);
+	assert_int_equal(_memstat_flat_pread(flat, fd, got, 100, 2950), 100);
+	assert_memory_equal(got, want + 2950, 100);
+	assert_int_equal(_memstat_flat_pread(flat, fd, got, 20, 5242875), 15);
+	assert_memory_equal(got, want + 5242875, 15);
+	assert_int_equal(_memstat_flat_pread(flat, fd, got, 10, FLAT_FILE), 0);
+	/* The stream cut under us: an error, not the gap's zeros. */
+	assert_int_equal(ftruncate(fd, FLAT_HDR + 16 + 3000 + 16 + 1000), 0);
+	assert_int_equal(_memstat_flat_pread(flat, fd, got, 10, 3000 + 999),
+	    -1);
+	_memstat_flat_free(flat);
+	close(fd);
+	free(want);
+
+	/* Overlapping records: only a reassembly reads them. */
+	want = flat_file(true);
+	fd = flat_stream(path, SIZE_MAX, true);
+	assert_int_equal(_memstat_flat_index(fd, &flat, why, sizeof(why)), 0);
+	assert_false(_memstat_flat_in_place(flat));
+	assert_true((tmp = _memstat_flat_reassemble(flat, fd)) >= 0);
+	assert_int_equal(pread(tmp, got, FLAT_FILE + 1, 0), FLAT_FILE);
+	assert_memory_equal(got, want, FLAT_FILE);
+	close(tmp);
+	_memstat_flat_free(flat);
 	close(fd);
 
-	/* Cut inside the long record: its header's byte is named. */
-	fd = flat_stream(path, FLAT_HDR + 16 + 3000 + 100000, &len);
-	assert_int_equal(_memstat_kvm_unflatten(&kvm, fd), -1);
-	assert_string_equal(kvm.err.msg, "flattened dump cut short or "
-	    "corrupt at byte 7112 (Input/output error)");
+	/* Cut inside the long record: its head's byte is named. */
+	fd = flat_stream(path, FLAT_HDR + 16 + 3000 + 100000, true);
+	assert_int_equal(_memstat_flat_index(fd, &flat, why, sizeof(why)), -1);
+	assert_null(flat);
+	assert_string_equal(why, "flattened dump cut short or corrupt at "
+	    "byte 7112 (Input/output error)");
+	close(fd);
 	unlink(path);
 	free(want);
 	free(got);
-	free(rec);
 }
 
 /* A dump cut short: the query fails, and the list keeps what it had. */
@@ -823,7 +866,7 @@ main(void)
 		cmocka_unit_test(test_query_flags),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_unflatten),
+		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_wrong_system),
 		cmocka_unit_test(test_system_map_bad_later),
 		cmocka_unit_test(test_symbol_table_nomem),

@@ -5,7 +5,11 @@
  * dump as it is, each reads the same pages and the same bytes; on a copy
  * with a byte changed every 4 KiB or so (in descriptors, compressed pages
  * and checksums), whatever it reads libkdumpfile reads the same,
- * and the rest is left to libkdumpfile.
+ * and the rest is left to libkdumpfile.  And the same dump flattened as
+ * makedumpfile -F writes it, read in place; with its pages recompressed
+ * by zstd, which only libkdumpfile reads, given it reassembled when a
+ * read first needs it; with records that overlap, reassembled at once:
+ * the same zones each time.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -14,7 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libdeflate.h>
+#include <zstd.h>
+
 #include "testlib.h"
+#include "mtprint.h"
 #include "kvm/dump/kvm_diskdump_phys.h"
 #include "kvm/dump/kvm_kdumpfile.h"
 
@@ -27,6 +35,7 @@
 
 struct readers {
 	int		 fd;
+	struct kvm_dump_file file;	/* fd, read as the dump's reader does */
 	kdump_ctx_t	*ctx;
 	struct diskdump_phys *dd;
 };
@@ -38,7 +47,8 @@ open_readers(struct readers *r, const char *path)
 
 	assert_int_equal(_memstat_kdumpfile_load(err, sizeof(err)), 0);
 	assert_true((r->fd = open(path, O_RDONLY)) != -1);
-	assert_int_equal(_memstat_diskdump_phys_load(&r->dd, r->fd), 0);
+	r->file = (struct kvm_dump_file){ .fd = r->fd };
+	assert_int_equal(_memstat_diskdump_phys_load(&r->dd, &r->file), 0);
 	assert_non_null(r->dd);
 	assert_non_null(r->ctx = kdump_new());
 	kdump_set_number_attr(r->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
@@ -87,7 +97,7 @@ compare(struct readers *r, bool exact)
 	size_t ours_read = 0;
 
 	for (uint64_t pfn = 0; pfn < PFNS; pfn++) {
-		bool ok = _memstat_diskdump_phys_read(r->dd, r->fd, pfn * PAGE,
+		bool ok = _memstat_diskdump_phys_read(r->dd, &r->file, pfn * PAGE,
 		    b, PAGE);
 
 		if (exact)
@@ -99,7 +109,7 @@ compare(struct readers *r, bool exact)
 		ours_read += ok;
 	}
 	for (uint64_t pfn = 0; pfn + RUN < PFNS; pfn += RUN) {
-		bool ok = _memstat_diskdump_phys_read(r->dd, r->fd, pfn * PAGE +
+		bool ok = _memstat_diskdump_phys_read(r->dd, &r->file, pfn * PAGE +
 		    PAGE / 2, b, (RUN - 1) * PAGE);
 
 		if (exact)
@@ -124,22 +134,35 @@ test_same_pages(void **state)
 	close_readers(&r);
 }
 
+static uint64_t
+get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | p[n];
+	return (v);
+}
+
 /*
  * Where the page descriptors begin: after the header block, the
  * sub-header's blocks (block_size, sub_hdr_size and bitmap_blocks are
  * 32-bit little-endian at 428 of a 64-bit kernel's header) and the bitmap.
  */
+static uint64_t
+descriptors_at_mem(const unsigned char *h)
+{
+	return ((1 + get_le(h + 432, 4) + get_le(h + 436, 4)) *
+	    get_le(h + 428, 4));
+}
+
 static off_t
 descriptors_at(int fd)
 {
 	unsigned char h[440];
-	uint32_t block, sub, bitmap;
 
 	assert_int_equal(pread(fd, h, sizeof(h), 0), sizeof(h));
-	memcpy(&block, h + 428, 4);
-	memcpy(&sub, h + 432, 4);
-	memcpy(&bitmap, h + 436, 4);
-	return ((off_t)(1 + sub + bitmap) * block);
+	return ((off_t)descriptors_at_mem(h));
 }
 
 /*
@@ -187,12 +210,203 @@ test_damaged_pages(void **state)
 	close_readers(&r);
 }
 
+
+/* The whole of a file into memory: its bytes, *len of them. */
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+	unsigned char *p;
+	off_t n;
+	int fd;
+
+	assert_true((fd = open(path, O_RDONLY)) != -1);
+	assert_true((n = lseek(fd, 0, SEEK_END)) > 0);
+	assert_non_null(p = malloc((size_t)n));
+	assert_int_equal(pread(fd, p, (size_t)n, 0), n);
+	close(fd);
+	*len = (size_t)n;
+	return (p);
+}
+
+static void
+put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/*
+ * The dump with every page kept compressed by zstd (libkdumpfile reads
+ * it; this reader does not): the descriptors rewritten, the pages after
+ * them anew.  A descriptor the minimized dump left zero stays zero.
+ */
+static unsigned char *
+zstd_copy(const unsigned char *d, size_t len, size_t *out_len)
+{
+	struct libdeflate_decompressor *z = libdeflate_alloc_decompressor();
+	size_t at, descs = (size_t)descriptors_at_mem(d), data = len, n = 0;
+	unsigned char page[PAGE], *out;
+
+	assert_non_null(z);
+	/*
+	 * The descriptors end where the first page's bytes begin (a
+	 * descriptor the minimizer cut may point anywhere: it is kept).
+	 */
+	for (at = descs; at + 24 <= data; at += 24, n++)
+		if (get_le(d + at + 8, 4) != 0 && get_le(d + at, 8) >
+		    at && get_le(d + at, 8) < data)
+			data = (size_t)get_le(d + at, 8);
+	assert_non_null(out = malloc(data + n * ZSTD_compressBound(PAGE)));
+	memcpy(out, d, data);
+	*out_len = data;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *e = out + descs + i * 24;
+		uint64_t off = get_le(e, 8), size = get_le(e + 8, 4);
+		uint32_t flags = (uint32_t)get_le(e + 12, 4);
+		size_t z_len;
+
+		if (size == 0 || off < data || off > len || size > len - off)
+			continue;
+		/* A page the minimizer left out: a descriptor of nothing. */
+		if (flags == 0)
+			memcpy(page, d + off, PAGE);
+		else if (libdeflate_zlib_decompress(z, d + off, size, page,
+		    PAGE, NULL) != LIBDEFLATE_SUCCESS) {
+			memset(e, 0, 24);
+			continue;
+		}
+		z_len = ZSTD_compress(out + *out_len,
+		    ZSTD_compressBound(PAGE), page, PAGE, 1);
+		assert_false(ZSTD_isError(z_len));
+		put_le(e, *out_len, 8);
+		put_le(e + 8, z_len, 4);
+		put_le(e + 12, 0x20, 4);	/* DUMP_DH_COMPRESSED_ZSTD */
+		*out_len += z_len;
+	}
+	libdeflate_free_decompressor(z);
+	return (out);
+}
+
+#define FLAT_RECORD	16384
+
+static void
+flat_record(FILE *f, uint64_t off, const unsigned char *p, size_t n)
+{
+	unsigned char head[16];
+
+	for (int i = 0; i < 8; i++) {
+		head[i] = (unsigned char)(off >> (56 - 8 * i));
+		head[8 + i] = (unsigned char)((uint64_t)n >> (56 - 8 * i));
+	}
+	assert_int_equal(fwrite(head, 1, 16, f), 16);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+}
+
+/*
+ * The file flattened into path as makedumpfile -F writes it: its
+ * records at most 16 KiB, those of its second half first (a stream need
+ * not follow the file); with overlap, its header block placed again at
+ * the end.
+ */
+static void
+flatten(const char *path, const unsigned char *d, size_t len, bool overlap)
+{
+	unsigned char hdr[4096] = "makedumpfile";
+	size_t half = len / 2 / FLAT_RECORD * FLAT_RECORD;
+	FILE *f;
+
+	assert_non_null(f = fopen(path, "w"));
+	hdr[23] = 1;	/* type 1 */
+	hdr[31] = 1;	/* version 1 */
+	assert_int_equal(fwrite(hdr, 1, sizeof(hdr), f), sizeof(hdr));
+	for (size_t at = half; at < len; at += FLAT_RECORD)
+		flat_record(f, at, d + at, len - at < FLAT_RECORD ?
+		    len - at : FLAT_RECORD);
+	for (size_t at = 0; at < half; at += FLAT_RECORD)
+		flat_record(f, at, d + at, FLAT_RECORD);
+	if (overlap)
+		flat_record(f, 0, d, 4096);
+	memset(hdr, 0xff, 8);		/* the end: offset -1 */
+	memset(hdr + 8, 0, 8);
+	assert_int_equal(fwrite(hdr, 1, 16, f), 16);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The zone report of a dump as text, or NULL with why in err. */
+static char *
+zones_of(const char *path, char *err)
+{
+	struct memory_type_list *list;
+	char *text = NULL;
+	void *kvm;
+
+	if ((kvm = memstat_kvm_open(path, NULL, err)) == NULL)
+		return (NULL);
+	assert_non_null(list = memstat_mtl_alloc());
+	if (memstat_kvm_uma(list, kvm) == 0)
+		text = mtl_snapshot(list);
+	else
+		snprintf(err, MEMSTAT_KVM_ERRLEN, "%s",
+		    memstat_mtl_geterrmsg(list));
+	memstat_mtl_free(list);
+	memstat_kvm_close(kvm);
+	return (text);
+}
+
+static void
+test_flattened(void **state)
+{
+	char path[] = "/tmp/memstat-test-flat-XXXXXX";
+	char tmpdir[] = "/tmp/memstat-test-tmpdir-XXXXXX";
+	char err[MEMSTAT_KVM_ERRLEN] = "", *want, *got;
+	unsigned char *dump, *zstd;
+	size_t len, zlen;
+	int fd;
+
+	(void)state;
+	dump = slurp(DUMP, &len);
+	zstd = zstd_copy(dump, len, &zlen);
+	assert_true((fd = mkstemp(path)) != -1);
+	close(fd);
+	assert_non_null(mkdtemp(tmpdir));
+	assert_non_null(want = zones_of(DUMP, err));
+
+	/* In place: no temporary file can be made, and none is needed. */
+	setenv("TMPDIR", "/nonexistent", 1);
+	flatten(path, dump, len, false);
+	assert_non_null(got = zones_of(path, err));
+	assert_string_equal(got, want);
+	free(got);
+	/* Pages only libkdumpfile reads: a reassembly it cannot make. */
+	flatten(path, zstd, zlen, false);
+	assert_null(zones_of(path, err));
+	assert_non_null(strstr(err, "flattened dump: reassembly in a "
+	    "temporary file: "));
+	/* Made when a read first needs it; at once when records overlap. */
+	setenv("TMPDIR", tmpdir, 1);
+	assert_non_null(got = zones_of(path, err));
+	assert_string_equal(got, want);
+	free(got);
+	flatten(path, dump, len, true);
+	assert_non_null(got = zones_of(path, err));
+	assert_string_equal(got, want);
+	free(got);
+	unsetenv("TMPDIR");
+
+	unlink(path);
+	assert_int_equal(rmdir(tmpdir), 0);
+	free(want);
+	free(dump);
+	free(zstd);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_pages),
 		cmocka_unit_test(test_damaged_pages),
+		cmocka_unit_test(test_flattened),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

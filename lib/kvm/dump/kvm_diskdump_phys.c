@@ -7,8 +7,6 @@
  * kept page, in frame order: so a page's descriptor is its bit's rank
  * among the kept.
  */
-#include <sys/stat.h>
-
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +15,8 @@
 #include <libdeflate.h>
 
 #include "kvm/dump/kvm_diskdump_phys.h"
-#include "kvm/dump/kvm_elf_segments.h"
+#include "kvm/dump/kvm_dump_file.h"
+#include "kvm/dump/kvm_vmcoreinfo_text.h"
 
 /* struct disk_dump_header of a 64-bit kernel, and kdump_sub_header's. */
 #define DH_VERSION	8
@@ -27,6 +26,8 @@
 #define DH_MAX_MAPNR	440
 #define DH_SIZE		464
 #define SUB_SPLIT	12
+#define SUB_VMCOREINFO	32		/* offset, size: header_version 3 on */
+#define SUB_NOTES	48		/* offset, size: header_version 4 on */
 #define SUB_MAX_MAPNR64	96		/* header_version 6 and later */
 #define SUB_SIZE	104
 #define DESC_SIZE	24		/* offset, size, flags, page_flags */
@@ -34,6 +35,8 @@
 /* Beyond any page size, or a bitmap of 8 TiB of memory: libkdumpfile's. */
 #define MAX_PAGE	(64 * 1024)
 #define MAX_BITMAP	((uint64_t)256 << 20)
+/* Notes of far more CPUs than any machine has (PRSTATUS: 336 bytes). */
+#define MAX_NOTES	((uint64_t)16 << 20)
 /*
  * Decompressed pages kept, by frame number, 1 MiB of them (256 4 KiB
  * pages): the walk reads a cache's structures, its nodes' and their
@@ -79,6 +82,8 @@ struct diskdump_phys {
 	uint64_t	*rank;		/* bits set before each group */
 	uint64_t	 npfn;		/* frames the bitmap covers */
 	uint64_t	 desc_off;	/* descriptor 0, in the file */
+	uint64_t	 info_off, info_len;	/* VMCOREINFO, in the file */
+	uint64_t	 notes_off, notes_len;	/* the ELF notes, in the file */
 	uint64_t	 file_size;
 	uint32_t	 page, shift;
 	struct pager	 pager;
@@ -101,15 +106,16 @@ struct page_desc {
  * on, as far as it holds.  NULL when the file holds less.
  */
 static const unsigned char *
-window_read(struct window *w, int fd, uint64_t off, size_t len)
+window_read(struct window *w, const struct kvm_dump_file *f, uint64_t off,
+    size_t len)
 {
 	ssize_t n;
 
 	if (off >= w->off && len <= w->len && off - w->off <= w->len - len)
 		return (w->buf + (off - w->off));
 	w->len = 0;
-	if (len > w->size || (n = pread(fd, w->buf, len > w->ahead ? len :
-	    w->ahead, (off_t)off)) < 0 || (size_t)n < len)
+	if (len > w->size || (n = _memstat_dump_pread(f, w->buf,
+	    len > w->ahead ? len : w->ahead, off)) < 0 || (size_t)n < len)
 		return (NULL);
 	w->off = off;
 	w->len = (size_t)n;
@@ -131,13 +137,14 @@ le(const unsigned char *p, int n)
  * its kept-page bitmap is and how many frames it covers.
  */
 static bool
-geometry(struct diskdump_phys *dd, int fd, uint64_t *bitmap_off,
+geometry(struct diskdump_phys *dd, const struct kvm_dump_file *f,
+    uint64_t *bitmap_off,
     uint64_t *bitmap_len)
 {
 	unsigned char h[DH_SIZE], sub[SUB_SIZE];
 	uint64_t version, block, nsub, nbitmap, npfn;
 
-	if (_memstat_elf_pread_all(fd, h, sizeof(h), 0) != 0 ||
+	if (_memstat_dump_pread_all(f, h, sizeof(h), 0) != 0 ||
 	    memcmp(h, "KDUMP   ", 8) != 0)
 		return (false);
 	version = le(h + DH_VERSION, 4);
@@ -147,11 +154,19 @@ geometry(struct diskdump_phys *dd, int fd, uint64_t *bitmap_off,
 	npfn = le(h + DH_MAX_MAPNR, 4);
 	if (block < 512 || block > MAX_PAGE || (block & (block - 1)) != 0 ||
 	    version < 1 || version > 0x7fffffff || nbitmap == 0 ||
-	    _memstat_elf_pread_all(fd, sub, sizeof(sub), block) != 0 ||
+	    _memstat_dump_pread_all(f, sub, sizeof(sub), block) != 0 ||
 	    le(sub + SUB_SPLIT, 4) != 0)
 		return (false);
 	if (version >= 6)
 		npfn = le(sub + SUB_MAX_MAPNR64, 8);
+	if (version >= 3) {
+		dd->info_off = le(sub + SUB_VMCOREINFO, 8);
+		dd->info_len = le(sub + SUB_VMCOREINFO + 8, 8);
+	}
+	if (version >= 4) {
+		dd->notes_off = le(sub + SUB_NOTES, 8);
+		dd->notes_len = le(sub + SUB_NOTES + 8, 8);
+	}
 	dd->page = (uint32_t)block;
 	for (dd->shift = 0; (1U << dd->shift) < dd->page; dd->shift++)
 		;
@@ -171,7 +186,8 @@ geometry(struct diskdump_phys *dd, int fd, uint64_t *bitmap_off,
 
 /* The bitmap, and each group's count of the bits before it. */
 static int
-index_bitmap(struct diskdump_phys *dd, int fd, uint64_t off, uint64_t len,
+index_bitmap(struct diskdump_phys *dd, const struct kvm_dump_file *f,
+    uint64_t off, uint64_t len,
     bool *usable)
 {
 	size_t nwords = (size_t)(len / 8), ngroups;
@@ -181,8 +197,7 @@ index_bitmap(struct diskdump_phys *dd, int fd, uint64_t off, uint64_t len,
 	if ((dd->bits = calloc(ngroups * GROUP_WORDS, 8)) == NULL ||
 	    (dd->rank = calloc(ngroups + 1, sizeof(*dd->rank))) == NULL)
 		return (-1);
-	*usable = _memstat_elf_pread_all(fd, dd->bits, (size_t)len,
-	    off) == 0;
+	*usable = _memstat_dump_pread_all(f, dd->bits, (size_t)len, off) == 0;
 	for (size_t i = 0; *usable && i < ngroups * GROUP_WORDS; i++) {
 		if (i % GROUP_WORDS == 0)
 			dd->rank[i / GROUP_WORDS] = total;
@@ -216,25 +231,26 @@ pager_free(struct pager *pg)
 }
 
 int
-_memstat_diskdump_phys_load(struct diskdump_phys **ddp, int fd)
+_memstat_diskdump_phys_load(struct diskdump_phys **ddp,
+    const struct kvm_dump_file *f)
 {
 	struct diskdump_phys *dd;
 	uint64_t off, len;
-	struct stat st;
+	uint64_t size;
 	bool usable = false;
 
 	*ddp = NULL;
-	if (fstat(fd, &st) != 0)
+	if (_memstat_dump_size(f, &size) != 0)
 		return (0);
 	if ((dd = calloc(1, sizeof(*dd))) == NULL)
 		return (-1);
-	dd->file_size = (uint64_t)st.st_size;
-	if (!geometry(dd, fd, &off, &len)) {
+	dd->file_size = size;
+	if (!geometry(dd, f, &off, &len)) {
 		free(dd);
 		return (0);
 	}
 	dd->nslots = CACHE_BYTES / dd->page;
-	if (index_bitmap(dd, fd, off, len, &usable) != 0 ||
+	if (index_bitmap(dd, f, off, len, &usable) != 0 ||
 	    pager_init(&dd->pager, dd->page) != 0 ||
 	    (dd->pages = malloc((size_t)dd->page * dd->nslots)) == NULL ||
 	    (dd->cached = calloc(dd->nslots, sizeof(*dd->cached))) == NULL) {
@@ -274,7 +290,8 @@ rank_of(const struct diskdump_phys *dd, uint64_t pfn)
  * in one go, up to the first that is not one this reads: how many.
  */
 static size_t
-descriptors(const struct diskdump_phys *dd, struct pager *pg, int fd,
+descriptors(const struct diskdump_phys *dd, struct pager *pg,
+    const struct kvm_dump_file *f,
     uint64_t pfn, size_t n, struct page_desc *pd)
 {
 	const unsigned char *d;
@@ -284,7 +301,7 @@ descriptors(const struct diskdump_phys *dd, struct pager *pg, int fd,
 		return (0);
 	while (k < n && k < RUN_MAX && kept(dd, pfn + k))
 		k++;
-	if ((d = window_read(&pg->descs, fd, dd->desc_off + rank_of(dd, pfn) *
+	if ((d = window_read(&pg->descs, f, dd->desc_off + rank_of(dd, pfn) *
 	    DESC_SIZE, k * DESC_SIZE)) == NULL)
 		return (0);
 	for (size_t i = 0; i < k; i++) {
@@ -310,11 +327,12 @@ descriptors(const struct diskdump_phys *dd, struct pager *pg, int fd,
  * makedumpfile writes in frame order) are one read.
  */
 static size_t
-load_run(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
+load_run(struct diskdump_phys *dd, struct pager *pg,
+    const struct kvm_dump_file *f, uint64_t pfn,
     size_t n, unsigned char *to)
 {
 	struct page_desc pd[RUN_MAX];
-	size_t k = descriptors(dd, pg, fd, pfn, n, pd), done = 0, end;
+	size_t k = descriptors(dd, pg, f, pfn, n, pd), done = 0, end;
 	const unsigned char *p;
 	uint64_t bytes;
 
@@ -323,7 +341,7 @@ load_run(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
 		for (end = done + 1; end < k && pd[end].off == pd[end - 1].off +
 		    pd[end - 1].size; end++)
 			bytes += pd[end].size;
-		if ((p = window_read(&pg->data, fd, pd[done].off,
+		if ((p = window_read(&pg->data, f, pd[done].off,
 		    (size_t)bytes)) == NULL)
 			return (done);
 		for (size_t i = done; i < end; p += pd[i++].size) {
@@ -349,12 +367,13 @@ load_run(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
 
 /* n pages from pfn on into to: how many from pfn on, as load_run. */
 static size_t
-load_pages(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
+load_pages(struct diskdump_phys *dd, struct pager *pg,
+    const struct kvm_dump_file *f, uint64_t pfn,
     size_t n, unsigned char *to)
 {
 	size_t done = 0, k;
 
-	while (done < n && (k = load_run(dd, pg, fd, pfn + done, n - done <
+	while (done < n && (k = load_run(dd, pg, f, pfn + done, n - done <
 	    RUN_MAX ? n - done : RUN_MAX, to + done * dd->page)) > 0)
 		done += k;
 	return (done);
@@ -364,7 +383,7 @@ load_pages(struct diskdump_phys *dd, struct pager *pg, int fd, uint64_t pfn,
 struct share {
 	struct diskdump_phys *dd;
 	struct pager	*pg;
-	int		 fd;
+	const struct kvm_dump_file *f;
 	uint64_t	 pfn;
 	size_t		 n, done;
 	unsigned char	*to;
@@ -375,7 +394,7 @@ share_load(void *arg)
 {
 	struct share *sh = arg;
 
-	sh->done = load_pages(sh->dd, sh->pg, sh->fd, sh->pfn, sh->n, sh->to);
+	sh->done = load_pages(sh->dd, sh->pg, sh->f, sh->pfn, sh->n, sh->to);
 	return (NULL);
 }
 
@@ -407,7 +426,8 @@ make_helpers(struct diskdump_phys *dd)
  * how many from pfn on were read.
  */
 static size_t
-load_shared(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
+load_shared(struct diskdump_phys *dd, const struct kvm_dump_file *f,
+    uint64_t pfn, size_t n,
     unsigned char *to)
 {
 	struct share sh[PAGERS_MAX];
@@ -418,7 +438,7 @@ load_shared(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
 	for (size_t i = 0; i < np; i++) {
 		size_t first = i * per < n ? i * per : n;
 
-		sh[i] = (struct share){ .dd = dd, .fd = fd, .pfn = pfn + first,
+		sh[i] = (struct share){ .dd = dd, .f = f, .pfn = pfn + first,
 		    .pg = i == 0 ? &dd->pager : &dd->helpers[i - 1],
 		    .n = n - first < per ? n - first : per,
 		    .to = to + first * dd->page };
@@ -438,8 +458,8 @@ load_shared(struct diskdump_phys *dd, int fd, uint64_t pfn, size_t n,
 }
 
 bool
-_memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
-    void *buf, size_t len)
+_memstat_diskdump_phys_read(struct diskdump_phys *dd,
+    const struct kvm_dump_file *f, uint64_t paddr, void *buf, size_t len)
 {
 	unsigned char *to = buf;
 
@@ -460,9 +480,9 @@ _memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
 			if (pages >= SHARED_MIN && !dd->shared)
 				make_helpers(dd);
 			if (pages >= SHARED_MIN && dd->nhelpers > 0)
-				k = load_shared(dd, fd, pfn, pages, to);
+				k = load_shared(dd, f, pfn, pages, to);
 			else
-				k = load_run(dd, &dd->pager, fd, pfn, pages <
+				k = load_run(dd, &dd->pager, f, pfn, pages <
 				    RUN_MAX ? pages : RUN_MAX, to);
 			if (k == 0)
 				return (false);
@@ -472,7 +492,7 @@ _memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
 			continue;
 		}
 		if (dd->cached[slot] != pfn + 1 &&
-		    load_run(dd, &dd->pager, fd, pfn, pages, NULL) == 0)
+		    load_run(dd, &dd->pager, f, pfn, pages, NULL) == 0)
 			return (false);
 		memcpy(to, dd->pages + slot * dd->page + at, n);
 		to += n;
@@ -480,6 +500,49 @@ _memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd, uint64_t paddr,
 		len -= n;
 	}
 	return (true);
+}
+
+/* [off, off + len) of the file into a new buffer, one byte more: NULL. */
+static unsigned char *
+read_new(const struct diskdump_phys *dd, const struct kvm_dump_file *f,
+    uint64_t off, uint64_t len, bool *nomem)
+{
+	unsigned char *p;
+
+	if (len == 0 || len > MAX_NOTES || off > dd->file_size ||
+	    len > dd->file_size - off)
+		return (NULL);
+	if ((p = malloc((size_t)len + 1)) == NULL) {
+		*nomem = true;
+		return (NULL);
+	}
+	if (_memstat_dump_pread_all(f, p, (size_t)len, off) != 0) {
+		free(p);
+		return (NULL);
+	}
+	return (p);
+}
+
+int
+_memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
+    const struct kvm_dump_file *f, char **text)
+{
+	unsigned char *p;
+	bool nomem = false;
+
+	*text = NULL;
+	if ((p = read_new(dd, f, dd->info_off, dd->info_len, &nomem)) !=
+	    NULL) {
+		p[dd->info_len] = '\0';
+		*text = (char *)p;
+		return (0);
+	}
+	if ((p = read_new(dd, f, dd->notes_off, dd->notes_len, &nomem)) !=
+	    NULL && _memstat_vmcoreinfo_in_notes(p, (size_t)dd->notes_len,
+	    text) != 0)
+		nomem = true;
+	free(p);
+	return (nomem ? -1 : 0);
 }
 
 bool

@@ -23,14 +23,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kvm/dump/kvm_dump_file.h"
+
 struct diskdump_phys;
 
 /*
- * fd's page index if it is a dump this reads (else *dd is NULL and every
- * read is libkdumpfile's).  The headers were checked already
+ * The dump's page index if it is one this reads (else *dd is NULL and
+ * every read is libkdumpfile's).  The headers were checked already
  * (kvm_headers.c).  0, or -1 when memory runs out.
  */
-int	_memstat_diskdump_phys_load(struct diskdump_phys **dd, int fd);
+int	_memstat_diskdump_phys_load(struct diskdump_phys **dd,
+	    const struct kvm_dump_file *f);
 /*
  * The first page of [paddr, paddr + len) that the dump left out (its
  * bitmap's bit clear: makedumpfile -d), into *left: true, or false when
@@ -39,8 +42,17 @@ int	_memstat_diskdump_phys_load(struct diskdump_phys **dd, int fd);
 bool	_memstat_diskdump_phys_left_out(const struct diskdump_phys *dd,
 	    uint64_t paddr, size_t len, uint64_t *left);
 /* All of [paddr, paddr + len) into buf: true, or false. */
-bool	_memstat_diskdump_phys_read(struct diskdump_phys *dd, int fd,
-	    uint64_t paddr, void *buf, size_t len);
+bool	_memstat_diskdump_phys_read(struct diskdump_phys *dd,
+	    const struct kvm_dump_file *f, uint64_t paddr, void *buf,
+	    size_t len);
+/*
+ * The dump's VMCOREINFO, where its sub-header places it (header version
+ * 3 on: makedumpfile's and QEMU's), else the note among its ELF notes
+ * (4 on): NUL-terminated into *text, NULL when neither holds it.  0, or
+ * -1 when memory runs out.
+ */
+int	_memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
+	    const struct kvm_dump_file *f, char **text);
 void	_memstat_diskdump_phys_free(struct diskdump_phys *dd);
 
 #endif /* !KVM_DISKDUMP_PHYS_H */

@@ -7,32 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/dump/kvm_dump_file.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_handle.h"
 
 int
 _memstat_elf_pread_all(int fd, void *buf, size_t len, uint64_t off)
 {
-	ssize_t n;
+	const struct kvm_dump_file file = { .fd = fd };
 
-	for (size_t done = 0; done < len; done += (size_t)n) {
-		if (off + done > (uint64_t)INT64_MAX) {
-			errno = EOVERFLOW;
-			return (-1);
-		}
-		n = pread(fd, (char *)buf + done, len - done,
-		    (off_t)(off + done));
-		if (n < 0 && errno == EINTR) {
-			n = 0;
-			continue;
-		}
-		if (n <= 0) {
-			if (n == 0)
-				errno = 0;
-			return (-1);
-		}
-	}
-	return (0);
+	return (_memstat_dump_pread_all(&file, buf, len, off));
 }
 
 const char *

@@ -1,11 +1,11 @@
 /*
- * kvm_file.h: what the dump-file reader does to a file before
- * libkdumpfile sees it: check its headers' tables against the file, and
- * reassemble makedumpfile's flattened stream.
+ * kvm_file.h: what the dump-file reader does to a file before it or
+ * libkdumpfile reads it: check its headers' tables against the file.
  */
 #ifndef KVM_FILE_H
 #define KVM_FILE_H
 
+#include "kvm/dump/kvm_dump_file.h"
 #include "kvm/dump/kvm_handle.h"
 
 /*
@@ -18,18 +18,11 @@
 bool	_memstat_kvm_is_core(const unsigned char *m, size_t n);
 
 /*
- * The tables a kdump or ELF header points at lie within fd's file (so
+ * The tables a kdump or ELF header points at lie within the dump (so
  * libkdumpfile allocates nothing the file does not hold): 0, or -1 with
- * the error recorded.  *diskdump says whether fd is a kdump file.
+ * the error recorded.  *diskdump says whether it is a kdump file.
  */
-int	_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd,
-	    bool *diskdump);
-
-/*
- * The descriptor to read the dump open on fd through: fd itself, or, for
- * makedumpfile's flattened stream, an unlinked temporary file holding its
- * reassembly (fd is closed).  -1, fd closed, with the error recorded.
- */
-int	_memstat_kvm_unflatten(struct memstat_kvm *kvm, int fd);
+int	_memstat_kvm_check_headers(struct memstat_kvm *kvm,
+	    const struct kvm_dump_file *f, bool *diskdump);
 
 #endif /* !KVM_FILE_H */

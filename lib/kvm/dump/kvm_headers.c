@@ -5,12 +5,9 @@
  * short makes 0.5.1 crash when its context is freed.  So the tables a
  * header points at must lie within the file before libkdumpfile sees it.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kvm/dump/kvm_file.h"
 
@@ -83,14 +80,14 @@ check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
 
 /* A PT_NOTE's notes, each with a name, each within the segment. */
 static int
-check_notes(struct memstat_kvm *kvm, int fd, bool big, uint64_t off,
+check_notes(struct memstat_kvm *kvm, const struct kvm_dump_file *f, bool big, uint64_t off,
     uint64_t len, uint64_t seg)
 {
 	unsigned char nh[12];
 	uint64_t at = 0, namesz, descsz, step;
 
 	while (len - at >= sizeof(nh)) {
-		if (pread(fd, nh, sizeof(nh), (off_t)(off + at)) !=
+		if (_memstat_dump_pread(f, nh, sizeof(nh), off + at) !=
 		    (ssize_t)sizeof(nh))
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF note segment %" PRIu64 ": %s", seg,
@@ -116,7 +113,8 @@ check_notes(struct memstat_kvm *kvm, int fd, bool big, uint64_t off,
  * one PT_LOAD was empty.
  */
 static int
-check_segments(struct memstat_kvm *kvm, int fd, bool is64, bool big,
+check_segments(struct memstat_kvm *kvm, const struct kvm_dump_file *f,
+    bool is64, bool big,
     uint64_t phoff, uint64_t count, uint64_t size)
 {
 	unsigned char tab[PHDR_BATCH * 56], *ph;
@@ -126,8 +124,8 @@ check_segments(struct memstat_kvm *kvm, int fd, bool is64, bool big,
 	for (uint64_t i = 0; i < count; i++) {
 		if (i % PHDR_BATCH == 0) {
 			batch = count - i < PHDR_BATCH ? count - i : PHDR_BATCH;
-			if (pread(fd, tab, batch * entsize,
-			    (off_t)(phoff + i * entsize)) !=
+			if (_memstat_dump_pread(f, tab, batch * entsize,
+			    phoff + i * entsize) !=
 			    (ssize_t)(batch * entsize))
 				return (_memstat_kvm_fail(kvm,
 				    MEMSTAT_ERROR_KVM, "ELF program header %"
@@ -152,7 +150,7 @@ check_segments(struct memstat_kvm *kvm, int fd, bool is64, bool big,
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF notes of more than %u bytes", MAX_NOTES));
 		notes += len;
-		if (check_notes(kvm, fd, big, off, len, i) != 0)
+		if (check_notes(kvm, f, big, off, len, i) != 0)
 			return (-1);
 	}
 	if (memory == 0)
@@ -166,7 +164,8 @@ check_segments(struct memstat_kvm *kvm, int fd, bool is64, bool big,
  * header table, within the file, each entry of its ELF size.
  */
 static int
-check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
+check_elf(struct memstat_kvm *kvm, const struct kvm_dump_file *f,
+    const unsigned char *h, ssize_t n,
     uint64_t size)
 {
 	bool is64 = h[4] == 2, big = h[5] == 2;
@@ -202,7 +201,7 @@ check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
 		    "do not fit in the file's %" PRIu64 " bytes", shnum,
 		    shentsize, size));
 	if (count == 0xffff) {		/* PN_XNUM: sh_info of section 0 */
-		if (pread(fd, sh, sizeof(sh), (off_t)(shoff & INT64_MAX)) !=
+		if (_memstat_dump_pread(f, sh, sizeof(sh), shoff) !=
 		    (ssize_t)sizeof(sh) || shoff > size)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF section 0 (program header count) past the "
@@ -219,25 +218,27 @@ check_elf(struct memstat_kvm *kvm, int fd, const unsigned char *h, ssize_t n,
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "%" PRIu64 " ELF program headers: more than any dump has",
 		    count));
-	return (check_segments(kvm, fd, is64, big, phoff, count, size));
+	return (check_segments(kvm, f, is64, big, phoff, count, size));
 }
 
 int
-_memstat_kvm_check_headers(struct memstat_kvm *kvm, int fd, bool *diskdump)
+_memstat_kvm_check_headers(struct memstat_kvm *kvm,
+    const struct kvm_dump_file *f, bool *diskdump)
 {
 	unsigned char h[DISKDUMP_HEADER_SIZE];
-	struct stat st;
+	uint64_t size;
 	ssize_t n;
 
 	*diskdump = false;
-	if (fstat(fd, &st) != 0 || (n = pread(fd, h, sizeof(h), 0)) < 0)
+	if (_memstat_dump_size(f, &size) != 0 ||
+	    (n = _memstat_dump_pread(f, h, sizeof(h), 0)) < 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    strerror(errno)));
 	*diskdump = n >= 8 && (memcmp(h, "KDUMP   ", 8) == 0 ||
 	    memcmp(h, "DISKDUMP", 8) == 0);
 	if (*diskdump)
-		return (check_diskdump(kvm, h, n, (uint64_t)st.st_size));
+		return (check_diskdump(kvm, h, n, size));
 	if (n >= 6 && memcmp(h, "\177ELF", 4) == 0 && (h[4] == 1 || h[4] == 2))
-		return (check_elf(kvm, fd, h, n, (uint64_t)st.st_size));
+		return (check_elf(kvm, f, h, n, size));
 	return (0);
 }

@@ -27,6 +27,7 @@
 
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_readers.h"
+#include "kvm/dump/kvm_vmcoreinfo_text.h"
 
 /* procfs's f_type (linux/magic.h). */
 #define PROC_SUPER_MAGIC	0x9fa0
@@ -77,43 +78,6 @@ state_free(struct elf_state *es)
 }
 
 /*
- * The VMCOREINFO note among a PT_NOTE's notes (name "VMCOREINFO"): copied
- * NUL-terminated into es.  Notes that run past the segment end the walk.
- */
-static int
-find_vmcoreinfo(struct memstat_kvm *kvm, struct elf_state *es,
-    const unsigned char *notes, size_t len)
-{
-	size_t off = 0, namesz, descsz, desc_off;
-	Elf64_Nhdr nh;
-
-	while (es->vmcoreinfo == NULL && len - off >= sizeof(nh)) {
-		memcpy(&nh, notes + off, sizeof(nh));
-		namesz = nh.n_namesz;
-		descsz = nh.n_descsz;
-		off += sizeof(nh);
-		if (namesz > len - off)
-			break;
-		desc_off = off + ((namesz + 3) & ~(size_t)3);
-		if (desc_off > len || descsz > len - desc_off)
-			break;
-		if (namesz == sizeof("VMCOREINFO") &&
-		    memcmp(notes + off, "VMCOREINFO", namesz) == 0) {
-			if ((es->vmcoreinfo = malloc(descsz + 1)) == NULL)
-				return (_memstat_kvm_fail(kvm,
-				    MEMSTAT_ERROR_NOMEMORY, "%s",
-				    strerror(ENOMEM)));
-			memcpy(es->vmcoreinfo, notes + desc_off, descsz);
-			es->vmcoreinfo[descsz] = '\0';
-		}
-		off = desc_off + ((descsz + 3) & ~(size_t)3);
-		if (off > len)
-			break;
-	}
-	return (0);
-}
-
-/*
  * One PT_NOTE's notes, read and searched for VMCOREINFO; *budget bounds
  * the bytes of notes read in all.
  */
@@ -134,8 +98,12 @@ note_segment(struct memstat_kvm *kvm, struct elf_state *es,
 	    ph->p_offset) != 0)
 		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "ELF note: %s",
 		    errno ? strerror(errno) : "past the end of the file");
+	else if (es->vmcoreinfo == NULL && _memstat_vmcoreinfo_in_notes(notes,
+	    ph->p_filesz, &es->vmcoreinfo) != 0)
+		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM));
 	else
-		rc = find_vmcoreinfo(kvm, es, notes, ph->p_filesz);
+		rc = 0;
 	free(notes);
 	return (rc);
 }
@@ -286,70 +254,19 @@ elf_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 	return (0);
 }
 
-/* A VMCOREINFO line "KEY=value": its value, up to the newline, or NULL. */
-static const char *
-vmcoreinfo_value(const char *info, const char *key, size_t *len)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = info; *p != '\0'; ) {
-		const char *nl = strchr(p, '\n');
-		size_t llen = nl != NULL ? (size_t)(nl - p) : strlen(p);
-
-		if (llen > klen && memcmp(p, key, klen) == 0 &&
-		    p[klen] == '=') {
-			*len = llen - klen - 1;
-			return (p + klen + 1);
-		}
-		p += llen + (nl != NULL);
-	}
-	return (NULL);
-}
-
-/* A hexadecimal VMCOREINFO value: 0, or -1 when absent or not a number. */
-static int
-vmcoreinfo_hex(const char *info, const char *key, uint64_t *v)
-{
-	const char *val;
-	char buf[32], *end;
-	size_t len;
-
-	if ((val = vmcoreinfo_value(info, key, &len)) == NULL || len == 0 ||
-	    len >= sizeof(buf))
-		return (-1);
-	memcpy(buf, val, len);
-	buf[len] = '\0';
-	errno = 0;
-	*v = strtoull(buf, &end, 16);
-	return (*end != '\0' || errno != 0 ? -1 : 0);
-}
-
 /* kvm_vmcoreinfo_fn over the note's text. */
 static int
 elf_reader_vmcoreinfo(void *arg, const char *key, char *buf, size_t len)
 {
-	const struct elf_state *es = arg;
-	const char *val;
-	size_t n;
-
-	if ((val = vmcoreinfo_value(es->vmcoreinfo, key, &n)) == NULL ||
-	    n >= len)
-		return (-1);
-	memcpy(buf, val, n);
-	buf[n] = '\0';
-	return (0);
+	return (_memstat_vmcoreinfo_line(((const struct elf_state *)arg)->
+	    vmcoreinfo, key, buf, len));
 }
 
 static int
 elf_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 {
-	struct elf_state *es = kvm->reader_arg;
-	char key[MEMSTAT_ERRLEN];
-
-	if (snprintf(key, sizeof(key), "SYMBOL(%s)", name) >=
-	    (int)sizeof(key))
-		return (-1);
-	return (vmcoreinfo_hex(es->vmcoreinfo, key, addr));
+	return (_memstat_vmcoreinfo_symbol(((struct elf_state *)kvm->
+	    reader_arg)->vmcoreinfo, name, addr));
 }
 
 static const char *
@@ -384,7 +301,8 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 		state_free(es);
 		return (rc);
 	}
-	if (vmcoreinfo_value(es->vmcoreinfo, "OSRELEASE", &len) == NULL) {
+	if (_memstat_vmcoreinfo_value(es->vmcoreinfo, "OSRELEASE", &len) ==
+	    NULL) {
 		state_free(es);
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "no OSRELEASE in the core's VMCOREINFO: not a Linux "

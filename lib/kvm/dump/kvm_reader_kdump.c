@@ -1,9 +1,14 @@
 /*
  * kvm_reader_kdump.c: the memory reader over a dump file, by
  * libkdumpfile: ELF cores (/proc/vmcore, QEMU's dump-guest-memory),
- * kdump-compressed files, and makedumpfile's flattened stream once
- * reassembled (kvm_flat.c).  Headers are checked before libkdumpfile
- * sees them (kvm_headers.c).
+ * kdump-compressed files, and makedumpfile's flattened stream.  Headers
+ * are checked before libkdumpfile sees them (kvm_headers.c), and the
+ * pages it would read slowest are read here (kvm_elf_phys.h,
+ * kvm_diskdump_phys.h).  A flattened kdump file is read in place, its
+ * VMCOREINFO from its sub-header (kvm_flat.h): libkdumpfile, which
+ * cannot open the stream, is given its reassembly only when a read
+ * needs it (a page compressed another way, an address the page tables
+ * leave to it), which the reports on a zlib dump never do.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,15 +19,49 @@
 #include "kvm/dump/kvm_diskdump_phys.h"
 #include "kvm/dump/kvm_elf_phys.h"
 #include "kvm/dump/kvm_file.h"
+#include "kvm/dump/kvm_flat.h"
 #include "kvm/dump/kvm_kdumpfile.h"
 #include "kvm/dump/kvm_readers.h"
+#include "kvm/dump/kvm_vmcoreinfo_text.h"
+
+/* struct disk_dump_header's utsname.machine (after release, version). */
+#define DH_MACHINE	272
+#define UTS_LEN		65
 
 struct kdump_state {
-	kdump_ctx_t	*ctx;
-	int		 fd;		/* the dump, or its reassembly */
+	struct memstat_kvm *kvm;	/* where libkdumpfile's failure goes */
+	kdump_ctx_t	*ctx;		/* NULL until needed, read in place */
+	bool		 ctx_failed;	/* opening it failed, and why: */
+	struct memstat_err ctx_err;	/* said again at each read it fails */
+	struct kvm_dump_file file;	/* the dump, its stream, or its reassembly */
+	int		 kfd;		/* libkdumpfile's: file.fd, a reassembly */
 	struct elf_phys	 phys;		/* an ELF dump's, read by pread(2) */
 	struct diskdump_phys *dd;	/* a kdump-compressed one's */
+	bool		 diskdump;	/* a kdump-compressed file */
+	/* Read in place: the dump's own VMCOREINFO, machine, architecture. */
+	char		*vmcoreinfo;
+	char		 machine[UTS_LEN + 1];
+	const char	*arch;
 };
+
+static int	ctx_open(struct memstat_kvm *kvm, struct kdump_state *ks);
+
+/*
+ * libkdumpfile's context, opened at the first read that needs it: NULL
+ * with why recorded when it cannot be.
+ */
+static kdump_ctx_t *
+lib(struct kdump_state *ks)
+{
+	if (ks->ctx == NULL && !ks->ctx_failed && ctx_open(ks->kvm, ks) != 0) {
+		ks->ctx_failed = true;
+		ks->ctx_err = ks->kvm->err;
+	}
+	if (!ks->ctx_failed)
+		return (ks->ctx);
+	ks->kvm->err = ks->ctx_err;
+	return (NULL);
+}
 
 /* Physical memory read without libkdumpfile, where the dump allows. */
 static bool
@@ -30,21 +69,28 @@ phys_read(const struct kdump_state *ks, uint64_t paddr, void *buf,
     size_t len)
 {
 	if (ks->phys.nsegs != 0)
-		return (_memstat_elf_phys_read(&ks->phys, ks->fd, paddr, buf,
-		    len));
-	return (_memstat_diskdump_phys_read(ks->dd, ks->fd, paddr, buf, len));
+		return (_memstat_elf_phys_read(&ks->phys, ks->file.fd, paddr,
+		    buf, len));
+	return (_memstat_diskdump_phys_read(ks->dd, &ks->file, paddr, buf,
+	    len));
 }
 
 /* Physical memory by our reader, else libkdumpfile's (lzo, snappy, zstd). */
 static bool
 phys_read_any(void *arg, uint64_t paddr, void *buf, size_t len)
 {
-	const struct kdump_state *ks = arg;
+	struct kdump_state *ks = arg;
+	kdump_ctx_t *ctx;
+	uint64_t left;
 	size_t got = len;
 
 	if (phys_read(ks, paddr, buf, len))
 		return (true);
-	return (kdump_read(ks->ctx, KDUMP_KPHYSADDR, paddr, buf, &got) ==
+	/* What the dump left out, libkdumpfile cannot read either. */
+	if (_memstat_diskdump_phys_left_out(ks->dd, paddr, len, &left) ||
+	    (ctx = lib(ks)) == NULL)
+		return (false);
+	return (kdump_read(ctx, KDUMP_KPHYSADDR, paddr, buf, &got) ==
 	    KDUMP_OK && got == len);
 }
 
@@ -73,7 +119,7 @@ phys_read_at(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 {
 	if (phys_read_any(ks, paddr, buf, len))
 		return (0);
-	if (left_out(kvm, ks, addr, paddr, len))
+	if (ks->ctx_failed || left_out(kvm, ks, addr, paddr, len))
 		return (-1);
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
 	    "cannot read %zu bytes at 0x%" PRIx64 ": the dump has no page "
@@ -125,6 +171,8 @@ walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 			n = len;
 		if ((rc = t->walk(kvm, addr, &paddr, phys_read_any, ks)) == 1)
 			return (1);
+		if (rc != 0 && ks->ctx_failed)
+			return (-1);
 		if (rc != 0)
 			return (_memstat_kvm_fail(kvm,
 			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
@@ -140,18 +188,12 @@ walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 	return (0);
 }
 
-static kdump_ctx_t *
-ctx_of(struct memstat_kvm *kvm)
-{
-	return (((struct kdump_state *)kvm->reader_arg)->ctx);
-}
-
 static int
 kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
     size_t len)
 {
 	struct kdump_state *ks = kvm->reader_arg;
-	kdump_ctx_t *ctx = ks->ctx;
+	kdump_ctx_t *ctx;
 	size_t got = len;
 	kdump_status st;
 	int rc;
@@ -159,6 +201,8 @@ kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 	if ((rc = linear_read(kvm, ks, addr, buf, len)) != 1 ||
 	    (rc = walked_read(kvm, ks, addr, buf, len)) != 1)
 		return (rc);
+	if ((ctx = lib(ks)) == NULL)
+		return (-1);
 	st = kdump_read(ctx, KDUMP_KVADDR, addr, buf, &got);
 	if (st == KDUMP_OK && got == len)
 		return (0);
@@ -174,15 +218,18 @@ kdump_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 static int
 kdump_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 {
+	const struct kdump_state *ks = kvm->reader_arg;
 	kdump_addr_t a;
 
-	if (kdump_vmcoreinfo_symbol(ctx_of(kvm), name, &a) != KDUMP_OK)
+	if (ks->vmcoreinfo != NULL)
+		return (_memstat_vmcoreinfo_symbol(ks->vmcoreinfo, name, addr));
+	if (kdump_vmcoreinfo_symbol(ks->ctx, name, &a) != KDUMP_OK)
 		return (-1);
 	*addr = a;
 	return (0);
 }
 
-/* kvm_vmcoreinfo_fn over libkdumpfile's VMCOREINFO lines. */
+/* kvm_vmcoreinfo_fn over the dump's VMCOREINFO lines. */
 static int
 kdump_reader_vmcoreinfo(void *arg, const char *key, char *buf, size_t len)
 {
@@ -190,6 +237,9 @@ kdump_reader_vmcoreinfo(void *arg, const char *key, char *buf, size_t len)
 	char *line;
 	int rc = -1;
 
+	if (ks->vmcoreinfo != NULL)
+		return (_memstat_vmcoreinfo_line(ks->vmcoreinfo, key, buf,
+		    len));
 	if (kdump_vmcoreinfo_line(ks->ctx, key, &line) != KDUMP_OK)
 		return (-1);
 	if (strlen(line) < len) {
@@ -207,15 +257,70 @@ set_str(kdump_ctx_t *ctx, const char *key, const char *value)
 }
 
 /*
- * The dump, opened, its VMCOREINFO found: 0 or -1.  Kernel virtual reads
- * wait for its architecture (kdump_reader_arch_found()).
+ * The reassembly of a flattened stream for libkdumpfile, into ks->kfd:
+ * 0, or -1 with the error recorded.
  */
 static int
-kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
+reassemble(struct memstat_kvm *kvm, struct kdump_state *ks)
 {
-	bool diskdump;
+	if ((ks->kfd = _memstat_flat_reassemble(ks->file.flat,
+	    ks->file.fd)) == -1)
+		return (_memstat_kvm_fail(kvm, errno == ENOMEM ?
+		    MEMSTAT_ERROR_NOMEMORY : MEMSTAT_ERROR_KVM,
+		    "flattened dump: reassembly in a temporary file: %s",
+		    strerror(errno)));
+	return (0);
+}
+
+/*
+ * A flattened stream read through its reassembly alone: by libkdumpfile,
+ * and by this reader where it reads the file.  0, or -1 recorded.
+ */
+static int
+reassemble_all(struct memstat_kvm *kvm, struct kdump_state *ks)
+{
+	if (reassemble(kvm, ks) != 0)
+		return (-1);
+	close(ks->file.fd);
+	_memstat_flat_free(ks->file.flat);
+	ks->file = (struct kvm_dump_file){ .fd = ks->kfd };
+	return (0);
+}
+
+/*
+ * The architecture chosen, given to libkdumpfile: it takes effect when
+ * the OS type is set anew, and libkdumpfile reads the kernel's page
+ * tables then, so a dump it cannot read is refused here, not at the
+ * first read.  QEMU's kdump files name the machine but not the
+ * architecture ("Unknown" on arm64).
+ */
+static int
+ctx_arch(struct memstat_kvm *kvm, kdump_ctx_t *ctx, const char *name)
+{
+	const char *arch;
+
+	if (kdump_get_string_attr(ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
+	    KDUMP_OK && (!set_str(ctx, KDUMP_ATTR_ARCH_NAME, name) ||
+	    kdump_clear_attr(ctx, KDUMP_ATTR_OSTYPE) != KDUMP_OK ||
+	    !set_str(ctx, KDUMP_ATTR_OSTYPE, "linux")))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
+		    kdump_get_err(ctx)));
+	return (0);
+}
+
+/*
+ * libkdumpfile's context on ks->kfd (a flattened stream's reassembly made
+ * first), its VMCOREINFO found, the architecture given if chosen already:
+ * 0 or -1.
+ */
+static int
+ctx_open(struct memstat_kvm *kvm, struct kdump_state *ks)
+{
 	char *line;
 
+	if (ks->kfd == -1 && (ks->file.flat == NULL ? (ks->kfd = ks->file.fd,
+	    0) : reassemble(kvm, ks)) != 0)
+		return (-1);
 	if (_memstat_kdumpfile_load(kvm->err.msg, sizeof(kvm->err.msg)) != 0) {
 		kvm->err.code = MEMSTAT_ERROR_KVM;
 		return (-1);
@@ -233,23 +338,16 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	 * ghost partition size"), which a small cache met on a filtered
 	 * dump of 7.2 (a write to address 0 in kdump_read()).  The direct
 	 * map and the kernel image are read without it (kvm_diskdump_phys.h).
-	 */
-	if (_memstat_kvm_check_headers(kvm, ks->fd, &diskdump) != 0)
-		return (-1);
-	if ((diskdump ? _memstat_diskdump_phys_load(&ks->dd, ks->fd) :
-	    _memstat_elf_phys_load(&ks->phys, ks->fd)) != 0)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
-		    strerror(ENOMEM)));
-	/*
+	 *
 	 * libkdumpfile 0.5.1 (Debian 12) frees a kdump file's format data
 	 * when it fails to open one, then again in kdump_free(): a crash.
 	 * So a failed open of one leaves its context unfreed (a small leak,
 	 * not a crash).
 	 */
-	if (kdump_open_fd(ks->ctx, ks->fd) != KDUMP_OK) {
+	if (kdump_open_fd(ks->ctx, ks->kfd) != KDUMP_OK) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
 		    kdump_get_err(ks->ctx));
-		if (diskdump)
+		if (ks->diskdump)
 			ks->ctx = NULL;
 		return (-1);
 	}
@@ -261,41 +359,91 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 		    "no VMCOREINFO in the dump: not a Linux kernel dump, or "
 		    "made without it"));
 	free(line);
-	return (0);
+	return (ks->arch != NULL ? ctx_arch(kvm, ks->ctx, ks->arch) : 0);
 }
 
 /*
- * QEMU's kdump files name the machine but not the architecture
- * ("Unknown" on arm64): VMCOREINFO's own keys tell it then.
+ * The machine a kdump file's header names, as libkdumpfile names
+ * architectures, or "" where it names none (QEMU's "Unknown").
  */
+static void
+header_machine(struct kdump_state *ks)
+{
+	char m[UTS_LEN];
+
+	if (_memstat_dump_pread_all(&ks->file, m, sizeof(m), DH_MACHINE) !=
+	    0 || memchr(m, '\0', sizeof(m)) == NULL ||
+	    strcmp(m, "Unknown") == 0)
+		return;
+	memcpy(ks->machine, m, sizeof(m));
+}
+
+/*
+ * The dump's headers checked and its pages indexed, read in place where
+ * it is a flattened kdump file this reads (its VMCOREINFO found here),
+ * else through libkdumpfile, opened now: 0 or -1.  A flattened stream
+ * whose records overlap, of an ELF core, or of a kdump file this does
+ * not read is reassembled for both.
+ */
+static int
+kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
+{
+	bool diskdump;
+
+	if (ks->file.flat != NULL && !_memstat_flat_in_place(ks->file.flat) &&
+	    reassemble_all(kvm, ks) != 0)
+		return (-1);
+	if (_memstat_kvm_check_headers(kvm, &ks->file, &diskdump) != 0)
+		return (-1);
+	ks->diskdump = diskdump;
+	if (ks->file.flat != NULL && !diskdump && reassemble_all(kvm, ks) != 0)
+		return (-1);
+	if ((diskdump ? _memstat_diskdump_phys_load(&ks->dd, &ks->file) :
+	    _memstat_elf_phys_load(&ks->phys, ks->file.fd)) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	if (ks->file.flat != NULL && ks->dd != NULL &&
+	    _memstat_diskdump_phys_vmcoreinfo(ks->dd, &ks->file,
+	    &ks->vmcoreinfo) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	if (ks->vmcoreinfo != NULL &&
+	    _memstat_vmcoreinfo_value(ks->vmcoreinfo, "OSRELEASE",
+	    &(size_t){ 0 }) != NULL) {
+		header_machine(ks);
+		return (0);
+	}
+	free(ks->vmcoreinfo);
+	ks->vmcoreinfo = NULL;
+	if (ks->file.flat != NULL && reassemble_all(kvm, ks) != 0)
+		return (-1);
+	return (ctx_open(kvm, ks));
+}
+
 static const char *
 kdump_reader_arch_name(struct memstat_kvm *kvm)
 {
+	struct kdump_state *ks = kvm->reader_arg;
 	const char *arch;
 
-	if (kdump_get_string_attr(ctx_of(kvm), KDUMP_ATTR_ARCH_NAME, &arch) !=
+	if (ks->vmcoreinfo != NULL)
+		return (ks->machine[0] != '\0' ? ks->machine : NULL);
+	if (kdump_get_string_attr(ks->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK)
 		return (NULL);
 	return (arch);
 }
 
-/*
- * Named now, the architecture takes effect when the OS type is set anew:
- * libkdumpfile reads the kernel's page tables then, and a dump it cannot
- * read is refused here, not at the first read.
- */
+/* Read in place, the architecture waits for libkdumpfile to be needed. */
 static int
 kdump_reader_arch_found(struct memstat_kvm *kvm, const char *name)
 {
-	kdump_ctx_t *ctx = ctx_of(kvm);
+	struct kdump_state *ks = kvm->reader_arg;
 
-	if (kdump_reader_arch_name(kvm) == NULL && (!set_str(ctx,
-	    KDUMP_ATTR_ARCH_NAME, name) ||
-	    kdump_clear_attr(ctx, KDUMP_ATTR_OSTYPE) != KDUMP_OK ||
-	    !set_str(ctx, KDUMP_ATTR_OSTYPE, "linux")))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
-		    kdump_get_err(ctx)));
-	return (0);
+	ks->arch = name;
+	if (ks->ctx == NULL || ks->ctx_failed)
+		return (0);
+	return (ctx_arch(kvm, ks->ctx, name));
 }
 
 static void
@@ -309,13 +457,17 @@ kdump_reader_close(struct memstat_kvm *kvm)
 		kdump_free(ks->ctx);
 	_memstat_elf_phys_free(&ks->phys);
 	_memstat_diskdump_phys_free(ks->dd);
-	if (ks->fd != -1)
-		close(ks->fd);
+	if (ks->kfd != -1 && ks->kfd != ks->file.fd)
+		close(ks->kfd);
+	if (ks->file.fd != -1)
+		close(ks->file.fd);
+	_memstat_flat_free(ks->file.flat);
+	free(ks->vmcoreinfo);
 	free(ks);
 	kvm->reader_arg = NULL;
 }
 
-/* Every file the probe calls a core image is libkdumpfile's to try. */
+/* Every file the probe calls a core image is this reader's to try. */
 static int
 kdump_reader_open(struct memstat_kvm *kvm, int fd)
 {
@@ -326,9 +478,18 @@ kdump_reader_open(struct memstat_kvm *kvm, int fd)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
 	}
+	ks->kvm = kvm;
+	ks->kfd = -1;
+	ks->file.fd = fd;
 	kvm->reader_arg = ks;
-	if ((ks->fd = _memstat_kvm_unflatten(kvm, fd)) == -1 ||
-	    kdump_attach(kvm, ks) != 0) {
+	if (_memstat_flat_index(fd, &ks->file.flat, kvm->err.msg,
+	    sizeof(kvm->err.msg)) != 0) {
+		kvm->err.code = errno == ENOMEM ? MEMSTAT_ERROR_NOMEMORY :
+		    MEMSTAT_ERROR_KVM;
+		kdump_reader_close(kvm);
+		return (-1);
+	}
+	if (kdump_attach(kvm, ks) != 0) {
 		kdump_reader_close(kvm);
 		return (-1);
 	}

@@ -1,0 +1,30 @@
+/*
+ * kvm_vmcoreinfo_text.h: VMCOREINFO as its text, for the readers that
+ * find it themselves (an ELF core's note, a kdump file's sub-header):
+ * lines "KEY=value", the kernel's own.
+ */
+#ifndef KVM_VMCOREINFO_TEXT_H
+#define KVM_VMCOREINFO_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The VMCOREINFO note among len bytes of ELF notes (the host's byte
+ * order): a NUL-terminated copy into *text, or *text left as it was when
+ * there is none.  Notes that run past the end end the search.  0, or -1
+ * when memory runs out.
+ */
+int	_memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
+	    char **text);
+/* A line "KEY=value": its value, *len bytes up to the newline, or NULL. */
+const char *_memstat_vmcoreinfo_value(const char *text, const char *key,
+	    size_t *len);
+/* key's value NUL-terminated into buf[len]: 0, or -1 (kvm_vmcoreinfo_fn). */
+int	_memstat_vmcoreinfo_line(const char *text, const char *key, char *buf,
+	    size_t len);
+/* SYMBOL(name)'s address: 0, or -1 when absent or not a number. */
+int	_memstat_vmcoreinfo_symbol(const char *text, const char *name,
+	    uint64_t *addr);
+
+#endif /* !KVM_VMCOREINFO_TEXT_H */
