@@ -102,7 +102,7 @@ _memstat_slabinfo_parse(char *buf, size_t len, struct slabinfo *si)
 	if (major != 2)
 		return (MEMSTAT_ERROR_VERSION);
 	eol = memchr(buf, '\n', len);
-	if ((si->rows = calloc(lines, sizeof(*si->rows))) == NULL)
+	if ((si->rows = _memstat_zalloc(lines, sizeof(*si->rows))) == NULL)
 		return (MEMSTAT_ERROR_NOMEMORY);
 	for (line = eol + 1; line < end; line = eol + 1) {
 		eol = memchr(line, '\n', (size_t)(end - line));

@@ -54,6 +54,7 @@ _memstat_linux_read(int rootfd, const char *path, char **bufp, size_t *lenp)
 				break;
 			}
 			buf = p;
+			_memstat_prefault(buf + len, cap - len);
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n == 0)

@@ -227,6 +227,13 @@ int	_memstat_mtl_fail_empty(struct memory_type_list *list, int error);
 int	_memstat_huge_array_grow(void **a, size_t n, size_t *cap,
 	    size_t size);
 void	_memstat_huge_array_free(void *a, size_t cap, size_t size);
+/*
+ * The whole pages of [p, p + len) made present in one system call, before
+ * they are written (huge_array.c): a first touch of each costs a fault.
+ * _memstat_zalloc() is calloc() whose pages are made present so.
+ */
+void	_memstat_prefault(void *p, size_t len);
+void	*_memstat_zalloc(size_t n, size_t size);
 
 /* SipHash-1-3 of data under key (siphash.c). */
 uint64_t	_memstat_siphash(const uint64_t key[2], const void *data,
