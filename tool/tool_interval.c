@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool_interval.h"
@@ -12,6 +13,91 @@
 /* Slot 0 says the other slots hold a look; slot 1 + i is stat i's. */
 #define SLOT_SEEN	0
 #define SLOT_STAT(i)	(1 + (i))
+/* The lists' numbers: pointer slot 0, a struct kept. */
+#define SLOT_LISTS	0
+/* Elements of a list kept: far more NUMA nodes than a kernel has. */
+#define LIST_MAX	4096
+
+/* Each list's first n elements: list l's k-th at v[l * n + k]. */
+struct kept {
+	size_t		 n;
+	uint64_t	 v[];
+};
+
+/* How many elements the longest of the entry's lists has. */
+static size_t
+list_len(const struct tool_interval *iv, const struct memory_type *mtp)
+{
+	size_t n = 0;
+	uint64_t v;
+
+	for (size_t l = 0; l < iv->nlists; l++)
+		while (n < LIST_MAX && iv->lists[l].list(mtp, n, &v))
+			n++;
+	return (n);
+}
+
+static void
+save_lists(const struct tool_interval *iv, struct memory_type *mtp)
+{
+	size_t n = list_len(iv, mtp);
+	struct kept *k;
+
+	free(memstat_get_caller_pointer(mtp, SLOT_LISTS));
+	memstat_set_caller_pointer(mtp, SLOT_LISTS, NULL);
+	if (n == 0)
+		return;
+	if ((k = calloc(1, sizeof(*k) + iv->nlists * n * sizeof(k->v[0]))) ==
+	    NULL)
+		err(1, "calloc");
+	k->n = n;
+	for (size_t l = 0; l < iv->nlists; l++)
+		for (size_t e = 0; e < n; e++)
+			if (!iv->lists[l].list(mtp, e, &k->v[l * n + e]))
+				k->v[l * n + e] = 0;
+	memstat_set_caller_pointer(mtp, SLOT_LISTS, k);
+}
+
+void
+tool_interval_forget(struct memory_type_list *list)
+{
+	for (struct memory_type *mtp = memstat_mtl_first(list); mtp != NULL;
+	    mtp = memstat_mtl_next(mtp)) {
+		free(memstat_get_caller_pointer(mtp, SLOT_LISTS));
+		memstat_set_caller_pointer(mtp, SLOT_LISTS, NULL);
+	}
+}
+
+/*
+ * List l's element e's change since the saved look (from 0 where it
+ * had none then): false when the entry has no such element now.
+ */
+static bool
+list_change(const struct tool_interval *iv, const struct memory_type *mtp,
+    size_t l, size_t e, int64_t *d)
+{
+	const struct kept *k = memstat_get_caller_pointer(mtp, SLOT_LISTS);
+	uint64_t now, was = 0;
+
+	if (e >= LIST_MAX || !iv->lists[l].list(mtp, e, &now))
+		return (false);
+	if (k != NULL && e < k->n)
+		was = k->v[l * k->n + e];
+	*d = (int64_t)(now - was);
+	return (true);
+}
+
+static bool
+lists_changed(const struct tool_interval *iv, const struct memory_type *mtp)
+{
+	int64_t d;
+
+	for (size_t l = 0; l < iv->nlists; l++)
+		for (size_t e = 0; list_change(iv, mtp, l, e, &d); e++)
+			if (d != 0)
+				return (true);
+	return (false);
+}
 
 static bool
 known(const struct tool_stat *s, const struct memory_type *mtp)
@@ -29,6 +115,8 @@ tool_interval_save(struct memory_type_list *list,
 		for (size_t i = 0; i < iv->nstats; i++)
 			memstat_set_caller_uint64(mtp, SLOT_STAT(i),
 			    iv->stats[i].value(mtp));
+		if (iv->nlists > 0)
+			save_lists(iv, mtp);
 	}
 }
 
@@ -50,7 +138,7 @@ changed(const struct tool_interval *iv, const struct memory_type *mtp)
 		if (known(&iv->stats[i], mtp) &&
 		    change(&iv->stats[i], mtp, i) != 0)
 			return (true);
-	return (false);
+	return (lists_changed(iv, mtp));
 }
 
 /* The first stat's change, largest first; then by name. */
@@ -105,6 +193,23 @@ rate_text(FILE *f, const char *format, double v)
 	fprintf(f, format, v > -1000 && v < 1000 ? 1 : 0, v);
 }
 
+/* Each list's changes, comma-joined as the table joins the list; "-": none. */
+static void
+lists_text(FILE *f, const struct tool_interval *iv,
+    const struct memory_type *mtp)
+{
+	int64_t d;
+	size_t e;
+
+	for (size_t l = 0; l < iv->nlists; l++) {
+		fputs("  ", f);
+		for (e = 0; list_change(iv, mtp, l, e, &d); e++)
+			fprintf(f, "%s%+" PRId64, e > 0 ? "," : "", d);
+		if (e == 0)
+			fputc('-', f);
+	}
+}
+
 static void
 interval_text(FILE *f, const struct tool_interval *iv,
     const struct tool_rows *rows, double dt)
@@ -127,6 +232,8 @@ interval_text(FILE *f, const struct tool_interval *iv,
 			fprintf(f, " %9s", h);
 		}
 	}
+	for (size_t l = 0; l < iv->nlists; l++)
+		fprintf(f, "  +%s", iv->lists[l].heading);
 	fputc('\n', f);
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct memory_type *mtp = rows->v[r];
@@ -154,6 +261,7 @@ interval_text(FILE *f, const struct tool_interval *iv,
 			if (s->rate)
 				rate_text(f, "%+9.*f", per_second(d, dt));
 		}
+		lists_text(f, iv, mtp);
 		fputc('\n', f);
 	}
 }
@@ -170,6 +278,26 @@ member(struct json_object *obj, const char *key, const char *suffix,
 		tool_json_set(obj, k, v);
 	else if (json_object_object_add(obj, k, NULL) != 0)
 		errx(1, "JSON: %s", strerror(ENOMEM));
+}
+
+/* Each list's changes, an array; null where the entry has none. */
+static void
+lists_json(struct json_object *obj, const struct tool_interval *iv,
+    const struct memory_type *mtp)
+{
+	struct json_object *a;
+	int64_t d;
+
+	for (size_t l = 0; l < iv->nlists; l++) {
+		if (!list_change(iv, mtp, l, 0, &d)) {
+			member(obj, iv->lists[l].key, "-change", NULL);
+			continue;
+		}
+		a = tool_json_new(json_type_array);
+		for (size_t e = 0; list_change(iv, mtp, l, e, &d); e++)
+			tool_json_set(a, NULL, tool_json_new_int(d));
+		member(obj, iv->lists[l].key, "-change", a);
+	}
 }
 
 static void
@@ -204,6 +332,7 @@ interval_json(struct json_object *root, const struct tool_interval *iv,
 				    tool_json_new_double(per_second(d, dt)) :
 				    NULL);
 		}
+		lists_json(obj, iv, mtp);
 	}
 }
 

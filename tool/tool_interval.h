@@ -2,10 +2,11 @@
  * tool_interval.h: what changed between two looks at a list: per entry,
  * each level (items in use, bytes) with its change and, where asked, its
  * change per second; each counter the source keeps (requests, failures)
- * as its increase per second.  The previous look's numbers live in the
- * entries' caller slots, which survive the library's refresh: a rate is
- * the difference of two refreshes of one list over the time between them.
- * Only the entries that changed are shown.
+ * as its increase per second; each list the table gives per entry (-d's
+ * per NUMA node) with its change per element.  The previous look's
+ * numbers live in the entries' caller slots, which survive the library's
+ * refresh: a rate is the difference of two refreshes of one list over the
+ * time between them.  Only the entries that changed are shown.
  */
 #ifndef TOOL_INTERVAL_H
 #define TOOL_INTERVAL_H
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "memstat.h"
+#include "tool_columns.h"
 #include "tool_options.h"
 #include "tool_output.h"
 #include "tool_rows.h"
@@ -39,11 +41,16 @@ struct tool_interval {
 	const char	*name_suffix;	/* after a row's name: ":" */
 	const char	*container;	/* JSON: "memory-zone-changes" */
 	const char	*array;		/* JSON: "zone" */
+	/* COLUMN_LIST columns kept per element too (NULL, 0: none). */
+	const struct tool_column *lists;
+	size_t		 nlists;
 };
 
 /* Keep each entry's numbers in its caller slots: before a refresh. */
 void	tool_interval_save(struct memory_type_list *list,
 	    const struct tool_interval *iv);
+/* Free what the lists' saved numbers took: before the list is freed. */
+void	tool_interval_forget(struct memory_type_list *list);
 /*
  * Drop from rows the entries with no change since the saved look (an
  * entry new since then has changed from nothing); by_magnitude: the rest

@@ -58,6 +58,7 @@ tool_list_report_run(const struct tool_list_report *r,
 		}
 		tool_rows_free(&rows);
 	}
+	tool_interval_forget(list);
 	memstat_mtl_free(list);
 	tool_watch_close(&w);
 	return (0);

@@ -189,7 +189,7 @@ static const struct tool_stat stats[] = {
 
 static const struct tool_interval interval = {
 	stats, sizeof(stats) / sizeof(stats[0]), "Type", 13, "",
-	"malloc-changes", "memory"
+	"malloc-changes", "memory", NULL, 0
 };
 
 struct types {

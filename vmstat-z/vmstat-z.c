@@ -187,11 +187,12 @@ static const struct tool_stat stats[] = {
 
 static const struct tool_interval interval = {
 	stats, sizeof(stats) / sizeof(stats[0]), "ITEM", -20, ":",
-	"memory-zone-changes", "zone"
+	"memory-zone-changes", "zone", NULL, 0
 };
 
 struct zones {
 	struct tool_table table;
+	struct tool_interval interval;	/* with -d, each node's changes */
 	struct tool_column cols[NCOLUMNS + 2 + NNODE_COLUMNS];
 	bool	 Aflag;
 	bool	 aflag;
@@ -299,8 +300,8 @@ main(int argc, char *argv[])
 	};
 	struct tool_options opts = { 0 };
 	struct zones z = { .table = { z.cols, NCOLUMNS,
-	    "memory-zone-statistics", "zone" } };
-	struct tool_list_report r = { &z.table, &interval, sort_keys, NULL,
+	    "memory-zone-statistics", "zone" }, .interval = interval };
+	struct tool_list_report r = { &z.table, &z.interval, sort_keys, NULL,
 	    "memstat_zone", "zone", prom_more,
 	    sizeof(prom_more) / sizeof(prom_more[0]), query, &z };
 	int ch;
@@ -339,6 +340,10 @@ main(int argc, char *argv[])
 	z.sort_allocated = opts.sort != NULL &&
 	    strcmp(opts.sort, "allocated") == 0;
 	z.json = opts.style != STYLE_TEXT;
+	if (z.dflag) {
+		z.interval.lists = node_columns;
+		z.interval.nlists = NNODE_COLUMNS;
+	}
 	memcpy(z.cols, columns, sizeof(columns));
 	return (tool_list_report_run(&r, &opts));
 }
