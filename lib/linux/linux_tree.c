@@ -54,7 +54,13 @@ _memstat_linux_read(int rootfd, const char *path, char **bufp, size_t *lenp)
 				break;
 			}
 			buf = p;
-			_memstat_prefault(buf + len, cap - len);
+			/*
+			 * A sysfs attribute says 4096 and holds a line: only
+			 * a file that may be longer (/proc's say 0) is worth
+			 * a system call, which -d made once per attribute.
+			 */
+			if (st.st_size == 0 || st.st_size > 4096)
+				_memstat_prefault(buf + len, cap - len);
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n == 0)

@@ -388,17 +388,15 @@ header_machine(struct kdump_state *ks)
 static int
 kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 {
-	bool diskdump;
-
 	if (ks->file.flat != NULL && !_memstat_flat_in_place(ks->file.flat) &&
 	    reassemble_all(kvm, ks) != 0)
 		return (-1);
-	if (_memstat_kvm_check_headers(kvm, &ks->file, &diskdump) != 0)
+	if (_memstat_kvm_check_headers(kvm, &ks->file, &ks->diskdump) != 0)
 		return (-1);
-	ks->diskdump = diskdump;
-	if (ks->file.flat != NULL && !diskdump && reassemble_all(kvm, ks) != 0)
+	if (ks->file.flat != NULL && !ks->diskdump &&
+	    reassemble_all(kvm, ks) != 0)
 		return (-1);
-	if ((diskdump ? _memstat_diskdump_phys_load(&ks->dd, &ks->file) :
+	if ((ks->diskdump ? _memstat_diskdump_phys_load(&ks->dd, &ks->file) :
 	    _memstat_elf_phys_load(&ks->phys, ks->file.fd)) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
