@@ -389,7 +389,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 {
 	struct kmem_totals *t = &st->totals;
 	struct kmem_object *obj;
-	uint32_t *v;
+	uint32_t *v, *row;
 
 	if (ev->ptr == 0) {
 		t->kfree_null++;	/* kfree(NULL): nothing freed */
@@ -423,10 +423,10 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	st->caches[obj->cache].frees++;
 	/* --alloc: the pointer's row, by the pointer. */
 	if (st->by_pointer &&
-	    (v = u64map_find(&st->ptr_map, ev->ptr)) != NULL) {
-		st->ptrs[*v].frees++;
+	    (row = u64map_find(&st->ptr_map, ev->ptr)) != NULL) {
+		st->ptrs[*row].frees++;
 		if (obj->cpu != ev->cpu)
-			st->ptrs[*v].pingpong++;
+			st->ptrs[*row].pingpong++;
 	}
 	if (obj->cpu != ev->cpu) {
 		t->cross_cpu_frees++;
