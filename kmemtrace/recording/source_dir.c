@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "page_check.h"
+#include "pages_present.h"
 #include "page_walk.h"
 #include "kt_symbols.h"
 #include "recording.h"
@@ -87,6 +88,7 @@ read_file(struct recording *r, const char *name, size_t max, char **out,
 		close(fd);
 		return (kt_fail(e, "out of memory"));
 	}
+	pages_present(buf, (size_t)st.st_size + 1);	/* kallsyms: megabytes */
 	while (have < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + have, (size_t)st.st_size - have);
 
@@ -553,6 +555,7 @@ open_cpus(struct kt_source *src, struct recording *r, struct kt_error *e)
 		s->batch_pages = BATCH_BYTES / page > 0 ? BATCH_BYTES / page : 1;
 		if ((s->batch = malloc(s->batch_pages * page)) == NULL)
 			return (kt_fail(e, "out of memory"));
+		pages_present(s->batch, s->batch_pages * page);
 		s->batch_at = s->batch_pages;	/* empty */
 		if (parse_stats(src, r, cpu, e) != 0)
 			return (-1);

@@ -247,14 +247,14 @@ bury(struct kmem_stats *st, uint32_t i)
 {
 	if (st->ring_count == st->ring_size && st->ring_size < TOMBSTONES) {
 		size_t n = st->ring_size == 0 ? 4096 : st->ring_size * 2;
-		struct kmem_tombstone *r = calloc(n, sizeof(*r));
+		struct kmem_tombstone *r = huge_zalloc(n * sizeof(*r));
 
 		if (r == NULL)
 			return (-1);
 		/* Unrolled into the new ring, oldest first. */
 		for (size_t k = 0; k < st->ring_count; k++)
 			r[k] = st->ring[(st->ring_head + k) % st->ring_size];
-		free(st->ring);
+		huge_free(st->ring, st->ring_size * sizeof(*st->ring));
 		st->ring = r;
 		st->ring_head = 0;
 		st->ring_size = n;
@@ -930,7 +930,7 @@ kmem_stats_free(struct kmem_stats *st)
 	u64map_free(&st->object_map);
 	u64map_free(&st->pfn_map);
 	u64map_free(&st->kmalloc_map);
-	free(st->ring);
+	huge_free(st->ring, st->ring_size * sizeof(*st->ring));
 	kmem_stacks_free(&st->stacks);
 	kmem_tasks_free(&st->tasks);
 	free(st->pending);
