@@ -301,6 +301,12 @@ int	memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
 
 /* The kernel's ticks per second (HZ), found in the image; 0: unknown. */
 uint64_t memstat_objects_hz(const struct memstat_objects *ol);
+/*
+ * Why HZ (and so every age) is unknown, in a line that says what to give
+ * (a System.map with -N where the image's kallsyms name only code), or
+ * NULL: known, or no query.
+ */
+const char *memstat_objects_hz_why(const struct memstat_objects *ol);
 
 /* Caches, in the kernel's list order. */
 size_t	memstat_objects_caches(const struct memstat_objects *ol);
@@ -354,6 +360,8 @@ const uint64_t *memstat_objects_stack(const struct memstat_objects *ol,
 #define MEMSTAT_TASKS_PART	1
 #define MEMSTAT_TASKS_ALL	2
 int	memstat_objects_tasks(const struct memstat_objects *ol);
+/* Why the list was not read (MEMSTAT_TASKS_NONE), or NULL. */
+const char *memstat_objects_tasks_why(const struct memstat_objects *ol);
 const char *memstat_objects_command(const struct memstat_objects *ol,
 	    int pid);
 /* MEMSTAT_OBJECT_BAD_*: what of the owner the image got wrong. */

@@ -227,6 +227,44 @@ test_no_owners(void **state)
 	memstat_kvm_close(kvm);
 }
 
+/*
+ * Debian 12's arm64 kernel names only its code in kallsyms: HZ is not
+ * found, and the line says to give the System.map with -N; with -N
+ * naming a map without the timekeeper (the fixture's part), the line
+ * names the map.
+ */
+static void
+test_clock_why(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memstat_objects *ol;
+	const char *names[] = { "kmalloc-128" };
+	void *kvm;
+
+	(void)state;
+	ol = objects_of("fixtures/vmcore/bookworm-6.1-arm64/vmcore.elf",
+	    "kmalloc-128", &kvm);
+	assert_int_equal(memstat_objects_hz(ol), 0);
+	assert_non_null(memstat_objects_hz_why(ol));
+	assert_non_null(strstr(memstat_objects_hz_why(ol), "tk_core"));
+	assert_non_null(strstr(memstat_objects_hz_why(ol),
+	    "name its System.map with -N"));
+	/* No cache kept owners: the task list was not wanted. */
+	assert_null(memstat_objects_tasks_why(ol));
+	memstat_kvm_close(kvm);
+
+	assert_non_null(kvm = memstat_kvm_open(
+	    "fixtures/vmcore/bookworm-6.1-arm64/vmcore.elf",
+	    "fixtures/vmcore/bookworm-6.1-arm64/System.map-part", errbuf));
+	assert_int_equal(memstat_kvm_objects(ol, kvm, names, 1), 0);
+	assert_int_equal(memstat_objects_hz(ol), 0);
+	assert_non_null(strstr(memstat_objects_hz_why(ol), "no symbol "));
+	assert_non_null(strstr(memstat_objects_hz_why(ol),
+	    " in the fixtures/vmcore/bookworm-6.1-arm64/System.map-part"));
+	memstat_objects_free(ol);
+	memstat_kvm_close(kvm);
+}
+
 /* A slab that cannot be read is its cache's damage; the rest is read. */
 static void
 check_damaged_slab(const char *core, const char *why)
@@ -354,6 +392,7 @@ main(void)
 		cmocka_unit_test(test_depot_stacks),
 		cmocka_unit_test(test_inline_stacks),
 		cmocka_unit_test(test_no_owners),
+		cmocka_unit_test(test_clock_why),
 		cmocka_unit_test(test_freelist_loops),
 		cmocka_unit_test(test_freelist_leaves),
 		cmocka_unit_test(test_bad_pid),

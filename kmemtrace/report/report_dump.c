@@ -247,6 +247,7 @@ static void
 header_text(FILE *f, const struct dump *d)
 {
 	size_t ncaches = memstat_objects_caches(d->ol);
+	const char *why;
 
 	fprintf(f, "# core image %s", d->core);
 	if (memstat_objects_hz(d->ol) != 0)
@@ -255,6 +256,10 @@ header_text(FILE *f, const struct dump *d)
 		fprintf(f, ", HZ not found: ages unknown");
 	fprintf(f, "\n# owners kept by %zu of %zu caches\n", d->owners,
 	    ncaches);
+	if (d->owners > 0 && (why = memstat_objects_hz_why(d->ol)) != NULL)
+		fprintf(f, "# ages unknown: %s\n", why);
+	if (d->owners > 0 && (why = memstat_objects_tasks_why(d->ol)) != NULL)
+		fprintf(f, "# commands unknown: %s\n", why);
 	for (size_t c = 0; c < ncaches; c++)
 		if (memstat_objects_cache_damage(d->ol, c) != NULL)
 			fprintf(f, "# %s: read in part: %s\n",
@@ -292,11 +297,17 @@ source_json(const struct dump *d)
 	struct json_object *o = tool_json_new(json_type_object);
 	struct json_object *a = tool_json_new(json_type_array);
 	size_t ncaches = memstat_objects_caches(d->ol);
+	const char *why;
 
 	tool_json_set(o, "kind", json_object_new_string("core image"));
 	tool_json_set(o, "path", json_object_new_string(d->core));
 	tool_json_stat(o, "hz", memstat_objects_hz(d->ol),
 	    memstat_objects_hz(d->ol) != 0);
+	if (d->owners > 0 && (why = memstat_objects_hz_why(d->ol)) != NULL)
+		tool_json_set(o, "ages-unknown", json_object_new_string(why));
+	if (d->owners > 0 && (why = memstat_objects_tasks_why(d->ol)) != NULL)
+		tool_json_set(o, "commands-unknown",
+		    json_object_new_string(why));
 	tool_json_set(o, "caches", tool_json_uint(ncaches));
 	tool_json_set(o, "caches-with-owners", tool_json_uint(d->owners));
 	tool_json_set(o, "objects-with-bad-owners", tool_json_uint(d->damaged));

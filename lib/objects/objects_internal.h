@@ -42,6 +42,7 @@ struct objects_stack {
 struct memstat_objects {
 	struct memstat_err err;
 	uint64_t	 hz;
+	char		*hz_why;	/* hz 0: why, or NULL */
 	struct objects_cache *caches;
 	size_t		 ncaches, acaches;
 	struct objects_object *objects;
@@ -58,6 +59,7 @@ struct memstat_objects {
 	struct objects_task *tasks;
 	size_t		 ntasks, atasks;
 	int		 tasks_read;
+	char		*tasks_why;	/* MEMSTAT_TASKS_NONE: why, or NULL */
 };
 
 /* Empty ol, for a new query. */
@@ -78,6 +80,11 @@ int	_memstat_objects_stack(struct memstat_objects *ol,
 /* A task (comm cut to 15 bytes): 0, or -1 (memory). */
 int	_memstat_objects_task_add(struct memstat_objects *ol, int32_t pid,
 	    const char *comm);
+/*
+ * Why what ol says is unknown (*slot: ol's hz_why or tasks_why), a copy
+ * of why; memory running out leaves it unsaid.
+ */
+void	_memstat_objects_why(char **slot, const char *why);
 /* The tasks are all added (MEMSTAT_TASKS_ALL or _PART): sorted by pid. */
 void	_memstat_objects_tasks_done(struct memstat_objects *ol, int how);
 

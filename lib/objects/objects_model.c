@@ -37,6 +37,9 @@ _memstat_objects_clear(struct memstat_objects *ol)
 	free(ol->frames);
 	free(ol->stack_slots);
 	free(ol->tasks);
+	free(ol->hz_why);
+	free(ol->tasks_why);
+	ol->hz_why = ol->tasks_why = NULL;
 	ol->tasks = NULL;
 	ol->ntasks = ol->atasks = 0;
 	ol->tasks_read = MEMSTAT_TASKS_NONE;
@@ -218,6 +221,19 @@ memstat_objects_hz(const struct memstat_objects *ol)
 	return (ol->hz);
 }
 
+const char *
+memstat_objects_hz_why(const struct memstat_objects *ol)
+{
+	return (ol->hz == 0 ? ol->hz_why : NULL);
+}
+
+void
+_memstat_objects_why(char **slot, const char *why)
+{
+	free(*slot);
+	*slot = strdup(why);
+}
+
 size_t
 memstat_objects_caches(const struct memstat_objects *ol)
 {
@@ -366,6 +382,12 @@ int
 memstat_objects_tasks(const struct memstat_objects *ol)
 {
 	return (ol->tasks_read);
+}
+
+const char *
+memstat_objects_tasks_why(const struct memstat_objects *ol)
+{
+	return (ol->tasks_read == MEMSTAT_TASKS_NONE ? ol->tasks_why : NULL);
 }
 
 const char *

@@ -67,6 +67,7 @@ struct layout {
 	struct slub_memmap memmap;
 	struct depot_layout stacks;
 	uint64_t	 nr_nodes, hz, jiffies;
+	char		 hz_why[MEMSTAT_ERRLEN];	/* hz 0 */
 	uint32_t	 ncpus;
 };
 
@@ -176,8 +177,12 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 	    &l->node_full) == 0 && track_layout(kvm, l) == 0)
 		l->store_user = store_user_flag(kvm);
 	if (_memstat_kvm_hz(kvm, &l->hz) != 0 ||
-	    _memstat_kvm_jiffies(kvm, &l->jiffies) != 0)
+	    _memstat_kvm_jiffies(kvm, &l->jiffies) != 0) {
 		l->hz = 0;
+		if (kvm->err.code == MEMSTAT_ERROR_KVM_NOSYMBOL)
+			(void)_memstat_kvm_code_only(kvm, "tk_core");
+		strlcpy(l->hz_why, kvm->err.msg, sizeof(l->hz_why));
+	}
 	return (0);
 }
 
@@ -535,6 +540,8 @@ objects_walk(struct memstat_kvm *kvm, struct memstat_objects *ol,
 	w->l = &l;
 	w->depot = &l.stacks;
 	ol->hz = l.hz;
+	if (l.hz == 0)
+		_memstat_objects_why(&ol->hz_why, l.hz_why);
 	while (e != head) {
 		if (n++ == MAX_CACHES) {
 			_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,

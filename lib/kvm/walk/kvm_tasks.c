@@ -142,9 +142,15 @@ _memstat_kvm_tasks(struct memstat_kvm *kvm, struct memstat_objects *ol)
 	uint64_t init_task;
 	int tries = 0;
 
-	if (_memstat_kvm_symbol(kvm, "init_task", &init_task) != 0 ||
-	    layout_load(kvm, &w.l) != 0)
+	if (_memstat_kvm_symbol(kvm, "init_task", &init_task) != 0) {
+		(void)_memstat_kvm_code_only(kvm, "init_task");
+		_memstat_objects_why(&ol->tasks_why, kvm->err.msg);
 		return;
+	}
+	if (layout_load(kvm, &w.l) != 0) {
+		_memstat_objects_why(&ol->tasks_why, kvm->err.msg);
+		return;
+	}
 	for (;;) {
 		ol->ntasks = 0;
 		w.steps = 0;
@@ -158,4 +164,5 @@ _memstat_kvm_tasks(struct memstat_kvm *kvm, struct memstat_objects *ol)
 			break;
 	}
 	ol->ntasks = 0;
+	_memstat_objects_why(&ol->tasks_why, kvm->err.msg);
 }
