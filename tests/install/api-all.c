@@ -252,7 +252,8 @@ main(int argc, char *argv[])
 		return (fprintf(stderr, "%s: %d %s\n", argv[3],
 		    memstat_objects_geterror(ol),
 		    memstat_objects_geterrmsg(ol)), 1);
-	osum = memstat_objects_hz(ol);
+	osum = memstat_objects_hz(ol) + (memstat_objects_hz(ol) == 0 &&
+	    memstat_objects_hz_why(ol) == NULL);
 	for (size_t c = 0; c < memstat_objects_caches(ol); c++)
 		osum += strlen(memstat_objects_cache_name(ol, c)) +
 		    memstat_objects_cache_size(ol, c) +
@@ -260,7 +261,8 @@ main(int argc, char *argv[])
 		    (memstat_objects_cache_damage(ol, c) != NULL);
 	/* No cache kept owners: no task list read, no command. */
 	osum += (uint64_t)memstat_objects_tasks(ol) +
-	    (memstat_objects_command(ol, 1) != NULL);
+	    (memstat_objects_command(ol, 1) != NULL) +
+	    (memstat_objects_tasks_why(ol) != NULL);
 	/* Past the last object: 0, none, unknown. */
 	for (size_t i = 0; i <= memstat_objects_count(ol); i++) {
 		size_t n;

@@ -181,7 +181,7 @@ layout_load(struct memstat_kvm *kvm, struct layout *l)
 		l->hz = 0;
 		if (kvm->err.code == MEMSTAT_ERROR_KVM_NOSYMBOL)
 			(void)_memstat_kvm_code_only(kvm, "tk_core");
-		strlcpy(l->hz_why, kvm->err.msg, sizeof(l->hz_why));
+		snprintf(l->hz_why, sizeof(l->hz_why), "%s", kvm->err.msg);
 	}
 	return (0);
 }
