@@ -128,7 +128,7 @@ check_pipes(const char *dir)
 	char core[256];
 	void *kvm;
 	size_t mine = 0, n;
-	double hold;
+	double hold, up;
 
 	hold_of(dir, &h);
 	hold = h.dump - h.held;
@@ -136,6 +136,13 @@ check_pipes(const char *dir)
 	ol = objects_of(core, h.cache, &kvm);
 	load_syms(kvm);
 	assert_int_equal(memstat_objects_hz(ol), 250);
+	/*
+	 * The image's own clock (its timekeeper's, whole seconds and
+	 * nanoseconds): after the guest's last look at /proc/uptime (10 ms
+	 * steps), which came before the dump.
+	 */
+	assert_int_equal(memstat_kvm_uptime(kvm, &up), 0);
+	assert_true(up >= h.dump - 0.01 && up < h.dump + 5);
 	assert_int_equal(memstat_objects_caches(ol), 1);
 	assert_string_equal(memstat_objects_cache_name(ol, 0), h.cache);
 	assert_true(memstat_objects_cache_owners(ol, 0));
@@ -155,6 +162,9 @@ check_pipes(const char *dir)
 		mine++;
 		age = (double)memstat_object_age_ns(ol, i) / 1e9;
 		assert_true(age >= hold - 0.02 && age <= hold + 0.5);
+		/* By the image's clock: made just before "held" was read. */
+		assert_true(up - age <= h.held + 0.02 &&
+		    up - age >= h.held - 0.2);
 		assert_true(memstat_object_cpu(ol, i) >= 0 &&
 		    memstat_object_cpu(ol, i) < 2);
 		assert_non_null(f = memstat_object_stack(ol, i, &n));

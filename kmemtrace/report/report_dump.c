@@ -248,8 +248,11 @@ header_text(FILE *f, const struct dump *d)
 {
 	size_t ncaches = memstat_objects_caches(d->ol);
 	const char *why;
+	double up;
 
 	fprintf(f, "# core image %s", d->core);
+	if (memstat_kvm_uptime(d->kvm, &up) == 0)
+		fprintf(f, ", up %.2f s", up);
 	if (memstat_objects_hz(d->ol) != 0)
 		fprintf(f, ", HZ %" PRIu64, memstat_objects_hz(d->ol));
 	else if (d->owners > 0)
@@ -298,9 +301,12 @@ source_json(const struct dump *d)
 	struct json_object *a = tool_json_new(json_type_array);
 	size_t ncaches = memstat_objects_caches(d->ol);
 	const char *why;
+	double up;
 
 	tool_json_set(o, "kind", json_object_new_string("core image"));
 	tool_json_set(o, "path", json_object_new_string(d->core));
+	if (memstat_kvm_uptime(d->kvm, &up) == 0)
+		tool_json_set(o, "uptime-seconds", json_object_new_double(up));
 	tool_json_stat(o, "hz", memstat_objects_hz(d->ol),
 	    memstat_objects_hz(d->ol) != 0);
 	if (d->owners > 0 && (why = memstat_objects_hz_why(d->ol)) != NULL)

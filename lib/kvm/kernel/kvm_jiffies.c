@@ -53,26 +53,41 @@ timekeeper(struct memstat_kvm *kvm, uint64_t *tk)
 }
 
 /*
- * /proc/uptime's clock, the boot-based time: the monotonic time at the
- * timekeeper's last update (tkr_mono.base, a tick ago at most) plus the
- * time spent suspended (offs_boot), in nanoseconds.
+ * /proc/uptime's clock, the boot-based time, at the timekeeper's last
+ * update (a tick ago at most): tkr_mono.base, the monotonic time in
+ * whole seconds of xtime (tk_update_ktime_data() leaves xtime's
+ * nanoseconds out), plus those nanoseconds (tkr_mono.xtime_nsec, shifted
+ * left by tkr_mono.shift), plus the time spent suspended (offs_boot).
  */
 int
 memstat_kvm_uptime(void *kvm_handle, double *seconds)
 {
 	struct memstat_kvm *kvm = kvm_handle;
-	struct kvm_member mono, base, boot;
-	uint64_t tk, ns, offs;
+	struct kvm_member mono, base, xnsec, shift, boot;
+	uint64_t tk, ns, offs, frac;
+	uint32_t sh;
 
 	if (timekeeper(kvm, &tk) != 0 ||
 	    _memstat_kvm_member(kvm, "timekeeper", "tkr_mono", &mono) != 0 ||
 	    _memstat_kvm_member(kvm, "tk_read_base", "base", &base) != 0 ||
+	    _memstat_kvm_member(kvm, "tk_read_base", "xtime_nsec",
+	    &xnsec) != 0 ||
+	    _memstat_kvm_member(kvm, "tk_read_base", "shift", &shift) != 0 ||
 	    _memstat_kvm_member(kvm, "timekeeper", "offs_boot", &boot) != 0 ||
-	    base.size != 8 || boot.size != 8 ||
+	    base.size != 8 || boot.size != 8 || xnsec.size != 8 ||
+	    shift.size != 4 ||
 	    _memstat_kvm_read_u64(kvm, tk + mono.offset + base.offset,
-	    &ns) != 0 || _memstat_kvm_read_u64(kvm, tk + boot.offset,
-	    &offs) != 0)
+	    &ns) != 0 || _memstat_kvm_read_u64(kvm, tk + mono.offset +
+	    xnsec.offset, &frac) != 0 || _memstat_kvm_read_u32(kvm, tk +
+	    mono.offset + shift.offset, &sh) != 0 ||
+	    _memstat_kvm_read_u64(kvm, tk + boot.offset, &offs) != 0)
 		return (-1);
+	/* Less than a second of nanoseconds, shifted by less than 64. */
+	if (sh >= 64 || (frac >> sh) >= NSEC_PER_SEC)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "the timekeeper's nanoseconds read %" PRIu64 " >> %" PRIu32,
+		    frac, sh));
+	ns += frac >> sh;
 	/* ktime_t is signed; neither is negative, nor a century long. */
 	if ((int64_t)ns < 0 || (int64_t)offs < 0 ||
 	    ns + offs > 100ULL * 366 * 86400 * NSEC_PER_SEC)
