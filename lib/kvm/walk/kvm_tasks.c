@@ -142,27 +142,22 @@ _memstat_kvm_tasks(struct memstat_kvm *kvm, struct memstat_objects *ol)
 	uint64_t init_task;
 	int tries = 0;
 
-	if (_memstat_kvm_symbol(kvm, "init_task", &init_task) != 0) {
+	if (_memstat_kvm_symbol(kvm, "init_task", &init_task) != 0)
 		(void)_memstat_kvm_code_only(kvm, "init_task");
-		_memstat_objects_why(&ol->tasks_why, kvm->err.msg);
-		return;
-	}
-	if (layout_load(kvm, &w.l) != 0) {
-		_memstat_objects_why(&ol->tasks_why, kvm->err.msg);
-		return;
-	}
-	for (;;) {
-		ol->ntasks = 0;
-		w.steps = 0;
-		w.part = false;
-		if (walk(&w, init_task) == 0) {
-			_memstat_objects_tasks_done(ol, w.part ?
-			    MEMSTAT_TASKS_PART : MEMSTAT_TASKS_ALL);
-			return;
+	else if (layout_load(kvm, &w.l) == 0)
+		for (;;) {
+			ol->ntasks = 0;
+			w.steps = 0;
+			w.part = false;
+			if (walk(&w, init_task) == 0) {
+				_memstat_objects_tasks_done(ol, w.part ?
+				    MEMSTAT_TASKS_PART : MEMSTAT_TASKS_ALL);
+				return;
+			}
+			if (!_memstat_kvm_again(kvm, &tries))
+				break;
 		}
-		if (!_memstat_kvm_again(kvm, &tries))
-			break;
-	}
+	/* Not read: why, once, whichever step stopped it. */
 	ol->ntasks = 0;
 	_memstat_objects_why(&ol->tasks_why, kvm->err.msg);
 }
