@@ -9,6 +9,21 @@
 
 #define MAX_ROOTS	(1u << 16)	/* NR_SECTION_ROOTS' bound */
 
+/*
+ * A word of the roots or of a root's sections.  Both are the kernel's own
+ * allocations, which a filtered dump keeps unless they are zero (-d 1):
+ * an ELF dump cannot say a page was zero, so it leaves the page out, and
+ * the words of a page left out read as 0 (no root, no memory map).
+ */
+static int
+read_kept(struct memstat_kvm *kvm, uint64_t addr, uint64_t *v)
+{
+	if (_memstat_kvm_read_u64(kvm, addr, v) == 0)
+		return (0);
+	*v = 0;
+	return (_memstat_kvm_left_out(kvm) ? 0 : -1);
+}
+
 int
 _memstat_kvm_sections_each(struct memstat_kvm *kvm,
     int (*fn)(void *arg, uint64_t nr, uint64_t map), void *arg)
@@ -40,11 +55,11 @@ _memstat_kvm_sections_each(struct memstat_kvm *kvm,
 	    kvm->arch.section_roots < MAX_ROOTS ? kvm->arch.section_roots :
 	    MAX_ROOTS;
 	for (uint32_t r = 0; r < nroots; r++) {
-		if (_memstat_kvm_read_u64(kvm, roots + 8ULL * r, &root) != 0)
+		if (read_kept(kvm, roots + 8ULL * r, &root) != 0)
 			return (-1);
 		for (size_t i = 0; root != 0 && i < per_root; i++) {
-			if (_memstat_kvm_read_u64(kvm, root + i * size +
-			    map.offset, &coded) != 0)
+			if (read_kept(kvm, root + i * size + map.offset,
+			    &coded) != 0)
 				return (-1);
 			if ((coded & KVM_SECTION_HAS_MEM_MAP) == 0)
 				continue;
