@@ -17,6 +17,9 @@
 #include "kvm/dump/kvm_file.h"
 #include "kvm/dump/kvm_flat.h"
 #include "kvm/kernel/kvm_finders.h"
+#include "kvm/walk/kvm_buddy_find.h"
+#include "kvm/walk/kvm_buddy_layout.h"
+#include "kvm/walk/kvm_migratetype_find.h"
 
 #define DIR6	"fixtures/vmcore/debian12-6.1/"
 #define DIR510	"fixtures/vmcore/bullseye-5.10/"
@@ -857,6 +860,59 @@ test_cgroup_stocks(void **state)
 	}
 }
 
+/*
+ * Where the kallsyms name the kernel's code only (Debian's arm64 5.10
+ * and 6.1), the nodes found from a free block and migratetype_names[]
+ * found by its strings and BTF's enum migratetype are those the -dbg
+ * System.map names; a System.map that names neither has them found
+ * too, and enough room for fewer nodes than found is said.
+ */
+static void
+test_buddy_by_structure(void **state)
+{
+	static const char *dirs[] = {
+		"fixtures/vmcore/bookworm-6.1-arm64/",
+		"fixtures/vmcore/bullseye-5.10-arm64-kdump/",
+	};
+	static const char *dumps[] = { "vmcore.elf", "vmcore.c-d31" };
+	char dump[256], map[256];
+	struct buddy_layout l;
+	struct memstat_kvm *kvm, *named;
+	uint64_t found[8], node_data, p, names, named_names;
+	int n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(dump, sizeof(dump), "%s%s", dirs[i], dumps[i]);
+		snprintf(map, sizeof(map), "%sSystem.map-part", dirs[i]);
+		assert_non_null(kvm = memstat_kvm_open(dump, NULL, NULL));
+		assert_non_null(named = memstat_kvm_open(dump, map, NULL));
+		assert_int_equal(_memstat_kvm_symbol(kvm, "node_data", &p), -1);
+		assert_int_equal(_memstat_buddy_layout(kvm, &l), 0);
+		assert_int_equal(_memstat_buddy_nodes_find(kvm, &l, found, 8,
+		    &n), 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(_memstat_kvm_symbol(named, "node_data",
+		    &node_data), 0);
+		assert_int_equal(_memstat_kvm_read_u64(named, node_data, &p),
+		    0);
+		assert_true(found[0] == p);
+		assert_int_equal(_memstat_buddy_nodes_find(kvm, &l, found, 0,
+		    &n), -1);
+		assert_non_null(strstr(kvm->err.msg, "more than 0 nodes"));
+		assert_int_equal(_memstat_buddy_type_names_find(kvm, l.ntypes,
+		    &names), 0);
+		assert_int_equal(_memstat_kvm_symbol(named, "migratetype_names",
+		    &named_names), 0);
+		assert_true(names == named_names);
+		/* More types than the enum names: no such array. */
+		assert_int_equal(_memstat_buddy_type_names_find(kvm,
+		    l.ntypes + 1, &names), -1);
+		memstat_kvm_close(named);
+		memstat_kvm_close(kvm);
+	}
+}
+
 int
 main(void)
 {
@@ -879,6 +935,7 @@ main(void)
 		cmocka_unit_test(test_symbol_lookups),
 		cmocka_unit_test(test_loop_guard),
 		cmocka_unit_test(test_cgroup_stocks),
+		cmocka_unit_test(test_buddy_by_structure),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -262,6 +262,30 @@ _memstat_kvm_enum_value(struct memstat_kvm *kvm, const char *name,
 	    "no enumerator %s in the kernel's BTF", name));
 }
 
+int
+_memstat_kvm_enum_each(struct memstat_kvm *kvm, const char *type,
+    int (*fn)(void *arg, const char *name, int64_t value), void *arg)
+{
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	const char *ename;
+	int32_t id;
+	int rc;
+
+	if (kvm->btf == NULL && btf_load(kvm) != 0)
+		return (-1);
+	if ((id = btf__find_by_name_kind(kvm->btf, type, BTF_KIND_ENUM)) < 0 ||
+	    (t = btf__type_by_id(kvm->btf, (uint32_t)id)) == NULL)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "no enum %s in the kernel's BTF", type));
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++, e++)
+		if ((ename = btf__name_by_offset(kvm->btf, e->name_off)) !=
+		    NULL && (rc = fn(arg, ename, e->val)) != 0)
+			return (rc);
+	return (0);
+}
+
 /* Whether t is a pointer to struct target. */
 static bool
 points_to(const struct btf *btf, const struct btf_type *t, const char *target)

@@ -53,6 +53,13 @@ int	_memstat_kvm_struct_size(struct memstat_kvm *kvm, const char *type,
 int	_memstat_kvm_enum_value(struct memstat_kvm *kvm, const char *name,
 	    int64_t *value);
 /*
+ * fn for each enumerator of enum type (migratetype), in order: its name
+ * and value.  fn returns 0 to go on, else that is returned.  0, or -1
+ * with the error recorded (no such enum).
+ */
+int	_memstat_kvm_enum_each(struct memstat_kvm *kvm, const char *type,
+	    int (*fn)(void *arg, const char *name, int64_t value), void *arg);
+/*
  * Where a struct keeps one pointer to struct target per index (per node,
  * per CPU): the pointer of index i is at offset + i * stride.  Found by
  * type, not by name: kmem_cache's node[] of pointers became, in 7.x,

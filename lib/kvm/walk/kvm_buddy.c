@@ -14,55 +14,36 @@
 
 #include "frag/frag_internal.h"
 #include "kvm/kernel/kvm_finders.h"
+#include "kvm/walk/kvm_buddy_find.h"
+#include "kvm/walk/kvm_buddy_layout.h"
+#include "kvm/walk/kvm_migratetype_find.h"
 
 #define MAX_NODES	1024
 
-struct layout {
-	struct kvm_member node_zones, zone_name, zone_present, zone_free_area,
-	    area_free_list, area_nr_free, list_next;
-	uint32_t	 zone_size, area_size, list_size;
-	int		 nzones, norders, ntypes;
-};
-
+/*
+ * The nodes found from a free block, where the symbols name neither
+ * node_data nor contig_page_data (kallsyms of the kernel's code only, a
+ * System.map without them): the symbol's lack said with the reason.
+ */
 static int
-layout_load(struct memstat_kvm *kvm, struct layout *l)
+nodes_found(struct memstat_kvm *kvm, const struct buddy_layout *l,
+    uint64_t *nodes, int *n)
 {
-	static const struct kvm_member_want want[] = {
-#define W(t, m, f) KVM_WANT(struct layout, t, m, f)
-		W("pglist_data", "node_zones", node_zones),
-		W("zone", "name", zone_name),
-		W("zone", "present_pages", zone_present),
-		W("zone", "free_area", zone_free_area),
-		W("free_area", "free_list", area_free_list),
-		W("free_area", "nr_free", area_nr_free),
-		W("list_head", "next", list_next),
-#undef W
-	};
+	char why[MEMSTAT_ERRLEN];
 
-	if (_memstat_kvm_members(kvm, want, sizeof(want) / sizeof(want[0]),
-	    l) != 0)
-		return (-1);
-	if (_memstat_kvm_struct_size(kvm, "zone", &l->zone_size) != 0 ||
-	    _memstat_kvm_struct_size(kvm, "free_area", &l->area_size) != 0 ||
-	    _memstat_kvm_struct_size(kvm, "list_head", &l->list_size) != 0)
-		return (-1);
-	/* The arrays' lengths: MAX_NR_ZONES, NR_PAGE_ORDERS, MIGRATE_TYPES. */
-	l->nzones = (int)(l->node_zones.size / l->zone_size);
-	l->norders = (int)(l->zone_free_area.size / l->area_size);
-	l->ntypes = (int)(l->area_free_list.size / l->list_size);
-	if (l->nzones < 1 || l->nzones > 16 || l->norders < 1 ||
-	    l->norders > MEMSTAT_FRAG_MAXORDER || l->ntypes < 1 ||
-	    l->ntypes > FRAG_MAX_TYPES || l->area_nr_free.size != 8 ||
-	    l->list_next.size != 8)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a zone layout of %d zones, %d orders, %d migrate types",
-		    l->nzones, l->norders, l->ntypes));
-	return (0);
+	if (_memstat_buddy_nodes_find(kvm, l, nodes, MAX_NODES, n) == 0)
+		return (0);
+	snprintf(why, sizeof(why), "%s", kvm->err.msg);
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
+	    "no symbol node_data in the %s, and %s%s", kvm->system != NULL ?
+	    kvm->system : "dump's kallsyms", why, kvm->system != NULL ? "" :
+	    ": name its System.map with -N"));
 }
 
 /* The nodes' pglist_data addresses: *n of them into nodes. */
 static int
-nodes_of(struct memstat_kvm *kvm, uint64_t *nodes, int *n)
+nodes_of(struct memstat_kvm *kvm, const struct buddy_layout *l,
+    uint64_t *nodes, int *n)
 {
 	uint64_t node_data, nr, p;
 	uint32_t nr32;
@@ -70,10 +51,8 @@ nodes_of(struct memstat_kvm *kvm, uint64_t *nodes, int *n)
 	*n = 0;
 	if (_memstat_kvm_symbol(kvm, "node_data", &node_data) != 0) {
 		/* No NUMA: one node, contig_page_data. */
-		if (_memstat_kvm_symbol(kvm, "contig_page_data", &p) != 0) {
-			(void)_memstat_kvm_code_only(kvm, "node_data");
-			return (-1);
-		}
+		if (_memstat_kvm_symbol(kvm, "contig_page_data", &p) != 0)
+			return (nodes_found(kvm, l, nodes, n));
 		nodes[(*n)++] = p;
 		return (0);
 	}
@@ -95,14 +74,18 @@ nodes_of(struct memstat_kvm *kvm, uint64_t *nodes, int *n)
 	return (0);
 }
 
-/* The migrate types' names, from migratetype_names[], or "type N". */
+/*
+ * The migrate types' names, from migratetype_names[] (named, else found
+ * in the image), or "type N".
+ */
 static int
 type_names(struct memstat_kvm *kvm, int ntypes,
     char (*names)[MEMSTAT_FRAG_NAMELEN])
 {
 	uint64_t arr, p;
 
-	if (_memstat_kvm_symbol(kvm, "migratetype_names", &arr) != 0) {
+	if (_memstat_kvm_symbol(kvm, "migratetype_names", &arr) != 0 &&
+	    _memstat_buddy_type_names_find(kvm, ntypes, &arr) != 0) {
 		for (int t = 0; t < ntypes; t++)
 			snprintf(names[t], MEMSTAT_FRAG_NAMELEN, "type %d", t);
 		return (0);
@@ -117,8 +100,8 @@ type_names(struct memstat_kvm *kvm, int ntypes,
 
 /* The blocks on the list at head, no more than max. */
 static int
-list_count(struct memstat_kvm *kvm, const struct layout *l, uint64_t head,
-    uint64_t max, uint64_t *count, const char *zone, int order)
+list_count(struct memstat_kvm *kvm, const struct buddy_layout *l,
+    uint64_t head, uint64_t max, uint64_t *count, const char *zone, int order)
 {
 	struct kvm_loop loop = KVM_LOOP_INIT;
 	uint64_t p, n = 0;
@@ -141,7 +124,7 @@ list_count(struct memstat_kvm *kvm, const struct layout *l, uint64_t head,
 
 static int
 zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
-    const struct layout *l, int node, uint64_t zone, int flags,
+    const struct buddy_layout *l, int node, uint64_t zone, int flags,
     char (*names)[MEMSTAT_FRAG_NAMELEN])
 {
 	uint64_t present, namep, area;
@@ -206,8 +189,8 @@ zone_read(struct memstat_kvm *kvm, struct memstat_frag *frag,
  * nr_free still is what it was before its lists were.
  */
 static int
-free_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t zone,
-    const struct frag_zone *z)
+free_held(struct memstat_kvm *kvm, const struct buddy_layout *l,
+    uint64_t zone, const struct frag_zone *z)
 {
 	uint64_t n;
 
@@ -227,7 +210,7 @@ free_held(struct memstat_kvm *kvm, const struct layout *l, uint64_t zone,
 /* One zone, read again while the live kernel moves its free lists. */
 static int
 zone_read_held(struct memstat_kvm *kvm, struct memstat_frag *frag,
-    const struct layout *l, int node, uint64_t zone, int flags,
+    const struct buddy_layout *l, int node, uint64_t zone, int flags,
     char (*names)[MEMSTAT_FRAG_NAMELEN])
 {
 	size_t before = frag->nzones;
@@ -259,11 +242,11 @@ buddy_walk(struct memstat_kvm *kvm, struct memstat_frag *frag, int flags)
 {
 	uint64_t nodes[MAX_NODES];
 	char names[FRAG_MAX_TYPES][MEMSTAT_FRAG_NAMELEN];
-	struct layout l;
+	struct buddy_layout l;
 	uint32_t node_id;
 	int n;
 
-	if (layout_load(kvm, &l) != 0 || nodes_of(kvm, nodes, &n) != 0 ||
+	if (_memstat_buddy_layout(kvm, &l) != 0 || nodes_of(kvm, &l, nodes, &n) != 0 ||
 	    ((flags & MEMSTAT_FRAG_TYPES) && type_names(kvm, l.ntypes,
 	    names) != 0))
 		return (-1);

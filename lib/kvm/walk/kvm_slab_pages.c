@@ -4,41 +4,31 @@
  * by PG_slab in its flags (to 6.9) or by the slab page type, PGTY_slab
  * in the top byte of page_type (6.10 on), whichever BTF's enums name;
  * its slab_cache (struct slab's since 5.17, struct page's before) says
- * whose it is.  The pages of a section are read a few hundred at once.
+ * whose it is.
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
 #include "kvm/kernel/kvm_memmap.h"
-#include "kvm/kernel/kvm_sections.h"
 #include "kvm/walk/kvm_slab_pages.h"
-
-#define PAGES_AT_ONCE	256		/* struct pages read at once */
-#define PAGE_STRUCT_MAX	256		/* bytes: a struct page is 64 */
 
 int
 _memstat_slab_pages_layout(struct memstat_kvm *kvm, struct slab_pages *sp)
 {
-	uint64_t vmemmap, direct;
+	uint32_t size;
 	int64_t v;
 
 	*sp = (struct slab_pages){ 0 };
-	if (kvm->arch.section_bits <= _memstat_kvm_page_shift(kvm))
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_NOSYMBOL,
-		    "no SECTION_SIZE_BITS in the dump's VMCOREINFO to find "
-		    "its slabs by"));
-	sp->per_section = kvm->arch.section_bits - _memstat_kvm_page_shift(kvm);
-	if (sp->per_section > 30)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "memory sections of 2^%u pages", sp->per_section));
+	if (_memstat_kvm_pages_layout(kvm, &sp->pages, "its slabs") != 0)
+		return (-1);
+	size = sp->pages.page_size;
 	/* A struct slab since 5.17; before, struct page's own members. */
 	if (_memstat_kvm_member(kvm, "slab", "slab_cache",
 	    &sp->slab_cache) != 0 && _memstat_kvm_member(kvm, "page",
 	    "slab_cache", &sp->slab_cache) != 0)
 		return (-1);
-	if (_memstat_kvm_struct_size(kvm, "page", &sp->page_size) != 0 ||
-	    _memstat_kvm_member(kvm, "page", "flags", &sp->flags) != 0)
+	if (_memstat_kvm_member(kvm, "page", "flags", &sp->flags) != 0)
 		return (-1);
 	if (_memstat_kvm_enum_value(kvm, "PG_slab", &v) == 0 && v >= 0 &&
 	    v < 64)
@@ -51,17 +41,11 @@ _memstat_slab_pages_layout(struct memstat_kvm *kvm, struct slab_pages *sp)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "neither a PG_slab page flag nor a PGTY_slab page type "
 		    "in the kernel's BTF to tell its slabs by"));
-	if (sp->page_size == 0 || sp->page_size > PAGE_STRUCT_MAX ||
-	    sp->flags.offset + 8 > sp->page_size ||
-	    sp->page_type.offset + 4 > sp->page_size ||
-	    sp->slab_cache.offset + 8 > sp->page_size)
+	if (sp->flags.offset + 8 > size || sp->page_type.offset + 4 > size ||
+	    sp->slab_cache.offset + 8 > size)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "a %" PRIu32 "-byte struct page", sp->page_size));
-	/*
-	 * Each section's own map gives its struct pages; the array's start
-	 * is asked for the direct map's bounds, which x86-64 learns here.
-	 */
-	return (_memstat_kvm_memmap(kvm, sp->page_size, &vmemmap, &direct));
+		    "a %" PRIu32 "-byte struct page", size));
+	return (0);
 }
 
 uint64_t
@@ -92,67 +76,23 @@ is_slab(const struct slab_pages *sp, const uint8_t *p)
 struct each {
 	struct memstat_kvm *kvm;
 	const struct slab_pages *sp;
-	uint64_t	*budget;
 	int		(*fn)(void *, uint64_t, const uint8_t *, uint64_t);
 	void		*arg;
 };
 
-/*
- * A run of struct pages that would not read whole, page by page: a
- * filtered dump leaves some out, and /proc/kcore maps the struct pages
- * of memory that exists only (a section's holes have none): those that
- * read are valid, the others passed over.
- */
-static void
-piecewise(struct each *e, uint64_t at, uint64_t n, uint8_t *pages,
-    uint8_t *valid)
-{
-	uint32_t size = e->sp->page_size;
-
-	for (uint64_t j = 0; j < n; j++)
-		valid[j] = _memstat_kvm_read(e->kvm, at + j * size,
-		    pages + j * size, size) == 0;
-}
-
+/* A page of the array: on to fn if it is a slab's first. */
 static int
-each_section(void *arg, uint64_t nr, uint64_t map)
+each_page(void *arg, uint64_t page, const uint8_t *bytes)
 {
 	struct each *e = arg;
-	const struct slab_pages *sp = e->sp;
-	uint8_t pages[PAGES_AT_ONCE * PAGE_STRUCT_MAX], valid[PAGES_AT_ONCE];
-	uint64_t first = nr << sp->per_section, count = 1ULL << sp->per_section;
-	uint64_t cache, at;
-	int rc;
+	uint64_t cache = 0;
 
-	for (uint64_t i = 0; i < count; i += PAGES_AT_ONCE) {
-		uint64_t n = count - i < PAGES_AT_ONCE ? count - i :
-		    PAGES_AT_ONCE;
-
-		if (e->budget != NULL) {
-			if (*e->budget == 0)
-				return (1);
-			*e->budget -= n < *e->budget ? n : *e->budget;
-		}
-		at = map + (first + i) * sp->page_size;
-		memset(valid, 1, n);
-		if (_memstat_kvm_read(e->kvm, at, pages, n * sp->page_size) !=
-		    0)
-			piecewise(e, at, n, pages, valid);
-		for (uint64_t j = 0; j < n; j++) {
-			const uint8_t *p = pages + j * sp->page_size;
-
-			if (!valid[j] || !is_slab(sp, p))
-				continue;
-			cache = 0;
-			memcpy(&cache, p + sp->slab_cache.offset, 8);
-			if (!_memstat_kvm_arch_in_direct_map(e->kvm, cache))
-				continue;
-			if ((rc = e->fn(e->arg, at + j * sp->page_size, p,
-			    cache)) != 0)
-				return (rc);
-		}
-	}
-	return (0);
+	if (!is_slab(e->sp, bytes))
+		return (0);
+	memcpy(&cache, bytes + e->sp->slab_cache.offset, 8);
+	if (!_memstat_kvm_arch_in_direct_map(e->kvm, cache))
+		return (0);
+	return (e->fn(e->arg, page, bytes, cache));
 }
 
 int
@@ -160,7 +100,8 @@ _memstat_slab_pages_each(struct memstat_kvm *kvm, const struct slab_pages *sp,
     uint64_t *budget, int (*fn)(void *arg, uint64_t page,
     const uint8_t *bytes, uint64_t cache), void *arg)
 {
-	struct each e = { kvm, sp, budget, fn, arg };
+	struct each e = { kvm, sp, fn, arg };
 
-	return (_memstat_kvm_sections_each(kvm, each_section, &e));
+	return (_memstat_kvm_pages_each(kvm, &sp->pages, budget, each_page,
+	    &e));
 }

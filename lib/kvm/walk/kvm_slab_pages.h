@@ -8,11 +8,11 @@
 #define KVM_SLAB_PAGES_H
 
 #include "kvm/kernel/kvm_finders.h"
+#include "kvm/kernel/kvm_memmap.h"
 
 /* What tells a slab's first page, and the struct page array's shape. */
 struct slab_pages {
-	unsigned	 per_section;	/* pages, as a shift */
-	uint32_t	 page_size;	/* sizeof(struct page) */
+	struct kvm_pages pages;
 	struct kvm_member flags, page_type, slab_cache;
 	uint64_t	 slab_bit;	/* 1 << PG_slab, or 0: */
 	uint32_t	 slab_type;	/* PGTY_slab in page_type's top byte */
@@ -28,7 +28,7 @@ int	_memstat_slab_pages_layout(struct memstat_kvm *kvm,
 
 /*
  * fn for each slab's first page, in pfn order: its struct page's address
- * and bytes (sp->page_size of them) and the slab_cache it names.  At most
+ * and bytes (sp->pages.page_size of them) and the slab_cache it names.  At most
  * *budget struct pages are read (NULL: all), pages a filtered dump left
  * out skipped.  fn returns 0 to go on, 1 to stop (then this returns 1),
  * -1 on failure (-1).  0 when every section was seen.
