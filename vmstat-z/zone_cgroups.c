@@ -184,12 +184,15 @@ static void
 write_json(struct json_object *top, const struct memstat_cgroups *cg,
     const struct cgroup_row *r, const struct tool_options *opts)
 {
-	struct json_object *list, *c, *caches, *o;
+	struct json_object *stats, *list, *c, *caches, *o;
 	bool walked = memstat_cgroups_walked(cg) != 0;
 
-	list = tool_json_set(tool_json_set(top, "memory-cgroup-statistics",
-	    tool_json_new(json_type_object)), "cgroup",
-	    tool_json_new(json_type_array));
+	stats = tool_json_set(top, "memory-cgroup-statistics",
+	    tool_json_new(json_type_object));
+	if (memstat_cgroups_owners_unknown(cg) != NULL)
+		tool_json_set(stats, "owners-unknown", json_object_new_string(
+		    memstat_cgroups_owners_unknown(cg)));
+	list = tool_json_set(stats, "cgroup", tool_json_new(json_type_array));
 	for (size_t i = 0; i < memstat_cgroups_count(cg); i++) {
 		uint64_t mem = memstat_cgroup_memory(cg, i);
 		uint64_t slab = slab_of(cg, r, i), dying = dying_of(cg, r, i);
@@ -490,6 +493,8 @@ zone_cgroups_run(const struct tool_options *opts)
 		    opts->nnames == 0 && memstat_cgroups_stocked_unknown(cg))
 			warnx("what the CPUs hold back from memory.stat is "
 			    "unknown: %s", memstat_cgroups_stocked_unknown(cg));
+		if (w.n == 1 && memstat_cgroups_owners_unknown(cg) != NULL)
+			warnx("%s", memstat_cgroups_owners_unknown(cg));
 		r = rows_of(cg, opts);
 		if (opts->prometheus != NULL)
 			write_prom(cg, r, opts);

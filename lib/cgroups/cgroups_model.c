@@ -243,6 +243,12 @@ memstat_cgroups_stocked_unknown(const struct memstat_cgroups *cg)
 	return (cg->stocked_why[0] != '\0' ? cg->stocked_why : NULL);
 }
 
+const char *
+memstat_cgroups_owners_unknown(const struct memstat_cgroups *cg)
+{
+	return (cg->owners_why[0] != '\0' ? cg->owners_why : NULL);
+}
+
 int64_t
 memstat_cgroup_stocked(const struct memstat_cgroups *cg, size_t i)
 {

@@ -82,6 +82,8 @@ struct walk {
 	struct owner_count *counts;	/* open addressing, at most half full */
 	size_t		 ncounts, nslots;
 	bool		 lost;		/* cgroups in pages the dump left out */
+	/* Slabs whose owner vectors a filtered dump left out: in use. */
+	uint64_t	 unowned_slabs, unowned_objects;
 	uint8_t		 vector[VECTOR_CHUNK];
 };
 
@@ -329,10 +331,16 @@ slab_owners(void *arg, uint64_t page, const uint8_t *bytes, uint64_t cache)
 		len = (n - 1) * stride + l->slot_size;
 		if (_memstat_kvm_read(w->kvm, base + i * stride, w->vector,
 		    len) != 0) {
-			/* A filtered dump's hole, or freed under a live walk. */
-			if (_memstat_kvm_left_out(w->kvm) || w->kvm->live)
+			/* Freed under a live walk: the slab with it. */
+			if (w->kvm->live)
 				return (0);
-			return (-1);
+			if (!_memstat_kvm_left_out(w->kvm))
+				return (-1);
+			/* A filtered dump's hole: its objects said, not owned. */
+			w->unowned_slabs++;
+			w->unowned_objects += _memstat_slab_pages_member(bytes,
+			    &l->slab.inuse);
+			return (0);
 		}
 		for (uint64_t j = 0; j < n; j++) {
 			memcpy(&objcg, w->vector + j * stride + l->slot_objcg, 8);
@@ -709,6 +717,13 @@ memcg_walk(struct memstat_kvm *kvm, struct memstat_cgroups *cg)
 	    tree_walk(w, &t, root) == 0) {
 		if (give_out(w, &t) == 0 && _memstat_cgroups_finish(cg) == 0) {
 			stocks_read(w, &t);
+			if (w->unowned_slabs > 0)
+				snprintf(cg->owners_why, sizeof(cg->owners_why),
+				    "the owners of %" PRIu64 " objects in %"
+				    PRIu64 " slab%s are in pages the dump "
+				    "left out: they count in no cgroup",
+				    w->unowned_objects, w->unowned_slabs,
+				    w->unowned_slabs == 1 ? "" : "s");
 			rc = 0;
 		}
 		else
