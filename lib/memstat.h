@@ -434,11 +434,14 @@ uint64_t memstat_cgroup_dying_below(const struct memstat_cgroups *cg,
 int64_t	memstat_cgroup_stocked(const struct memstat_cgroups *cg, size_t i);
 const char *memstat_cgroups_stocked_unknown(const struct memstat_cgroups *cg);
 /*
- * Why some slab objects of a core image count in no cgroup: the vectors
- * naming their owners are in pages a filtered dump left out (how many
- * objects, in how many slabs); NULL when every slab's were read.
+ * What a filtered dump left out of a core image that the walk needed,
+ * said: a cgroup list cut short (the cgroups after it found from their
+ * objects' owners only, so one that owns none, a dying one among them,
+ * is not listed), and how many objects in how many slabs count in no
+ * cgroup, the vectors naming their owners left out; NULL when nothing
+ * was.
  */
-const char *memstat_cgroups_owners_unknown(const struct memstat_cgroups *cg);
+const char *memstat_cgroups_left_out(const struct memstat_cgroups *cg);
 /*
  * The caches with objects charged to the cgroup itself (its
  * descendants' not included), by name: the objects, their bytes as the

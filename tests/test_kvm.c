@@ -850,7 +850,7 @@ test_cgroup_stocks(void **state)
 		    NULL));
 		assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
 		assert_null(memstat_cgroups_stocked_unknown(cg));
-		assert_null(memstat_cgroups_owners_unknown(cg));
+		assert_null(memstat_cgroups_left_out(cg));
 		assert_int_equal(memstat_cgroup_stocked(cg, cgroup_at(cg,
 		    "/")), dumps[i].root);
 		assert_int_equal(memstat_cgroup_stocked(cg, cgroup_at(cg,
@@ -931,7 +931,7 @@ test_cgroup_owners_left_out(void **state)
 	assert_non_null(kvm = memstat_kvm_open(
 	    "fixtures/vmcore/sid-7.2-kdump-cgroups/vmcore.c-d31", NULL, NULL));
 	assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
-	assert_non_null(why = memstat_cgroups_owners_unknown(cg));
+	assert_non_null(why = memstat_cgroups_left_out(cg));
 	assert_non_null(strstr(why, "the owners of 1414 objects in 92 slabs "
 	    "are in pages the dump left out"));
 	memstat_kvm_close(kvm);

@@ -189,9 +189,9 @@ write_json(struct json_object *top, const struct memstat_cgroups *cg,
 
 	stats = tool_json_set(top, "memory-cgroup-statistics",
 	    tool_json_new(json_type_object));
-	if (memstat_cgroups_owners_unknown(cg) != NULL)
-		tool_json_set(stats, "owners-unknown", json_object_new_string(
-		    memstat_cgroups_owners_unknown(cg)));
+	if (memstat_cgroups_left_out(cg) != NULL)
+		tool_json_set(stats, "left-out", json_object_new_string(
+		    memstat_cgroups_left_out(cg)));
 	list = tool_json_set(stats, "cgroup", tool_json_new(json_type_array));
 	for (size_t i = 0; i < memstat_cgroups_count(cg); i++) {
 		uint64_t mem = memstat_cgroup_memory(cg, i);
@@ -493,8 +493,8 @@ zone_cgroups_run(const struct tool_options *opts)
 		    opts->nnames == 0 && memstat_cgroups_stocked_unknown(cg))
 			warnx("what the CPUs hold back from memory.stat is "
 			    "unknown: %s", memstat_cgroups_stocked_unknown(cg));
-		if (w.n == 1 && memstat_cgroups_owners_unknown(cg) != NULL)
-			warnx("%s", memstat_cgroups_owners_unknown(cg));
+		if (w.n == 1 && memstat_cgroups_left_out(cg) != NULL)
+			warnx("%s", memstat_cgroups_left_out(cg));
 		r = rows_of(cg, opts);
 		if (opts->prometheus != NULL)
 			write_prom(cg, r, opts);

@@ -43,7 +43,7 @@ struct memstat_cgroups {
 	/* Why the CPUs' stocks are unknown: "" when every group's is read. */
 	char		 stocked_why[MEMSTAT_ERRLEN];
 	/* Why some objects have no owner read: "" when every one has. */
-	char		 owners_why[MEMSTAT_ERRLEN];
+	char		 left_out_why[MEMSTAT_ERRLEN];
 	struct cgroups_group *groups;
 	size_t		 ngroups, agroups;
 	struct cgroups_cache *caches;

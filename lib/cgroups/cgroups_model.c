@@ -244,9 +244,9 @@ memstat_cgroups_stocked_unknown(const struct memstat_cgroups *cg)
 }
 
 const char *
-memstat_cgroups_owners_unknown(const struct memstat_cgroups *cg)
+memstat_cgroups_left_out(const struct memstat_cgroups *cg)
 {
-	return (cg->owners_why[0] != '\0' ? cg->owners_why : NULL);
+	return (cg->left_out_why[0] != '\0' ? cg->left_out_why : NULL);
 }
 
 int64_t

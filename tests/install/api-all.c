@@ -236,7 +236,7 @@ main(int argc, char *argv[])
 				    memstat_cgroup_cache_inherited(cg, i, j);
 		}
 		csum += (uint64_t)memstat_cgroups_walked(cg) +
-		    (memstat_cgroups_owners_unknown(cg) == NULL);
+		    (memstat_cgroups_left_out(cg) == NULL);
 		if (memstat_cgroups_linux(cg, argv[2]) == 0)
 			csum += memstat_cgroups_count(cg);
 		printf("cgroups: sum %llu\n", (unsigned long long)csum);

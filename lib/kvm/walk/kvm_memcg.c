@@ -694,6 +694,31 @@ stocks_read(struct walk *w, const struct tree *t)
 		    w->kvm->err.msg);
 }
 
+/*
+ * What a filtered dump left out that the walk needed, said: a cgroup
+ * list cut short (the cgroups after it found from their objects' owners
+ * only: one whose objects all went to its parent, a dying one, not at
+ * all), the owner vectors of some slabs (their objects in no cgroup).
+ */
+static void
+left_out_say(struct walk *w)
+{
+	struct memstat_cgroups *cg = w->cg;
+	size_t n = 0, len = sizeof(cg->left_out_why);
+	int k;
+
+	if (w->lost && (k = snprintf(cg->left_out_why, len, "a memory "
+	    "cgroup's list is in a page the dump left out: the cgroups after "
+	    "it are found from their objects' owners only")) > 0)
+		n = (size_t)k < len ? (size_t)k : len - 1;
+	if (w->unowned_slabs > 0)
+		(void)snprintf(cg->left_out_why + n, len - n, "%sthe owners of "
+		    "%" PRIu64 " objects in %" PRIu64 " slab%s are in pages the "
+		    "dump left out: they count in no cgroup", n > 0 ? "; " : "",
+		    w->unowned_objects, w->unowned_slabs,
+		    w->unowned_slabs == 1 ? "" : "s");
+}
+
 static int
 memcg_walk(struct memstat_kvm *kvm, struct memstat_cgroups *cg)
 {
@@ -717,13 +742,7 @@ memcg_walk(struct memstat_kvm *kvm, struct memstat_cgroups *cg)
 	    tree_walk(w, &t, root) == 0) {
 		if (give_out(w, &t) == 0 && _memstat_cgroups_finish(cg) == 0) {
 			stocks_read(w, &t);
-			if (w->unowned_slabs > 0)
-				snprintf(cg->owners_why, sizeof(cg->owners_why),
-				    "the owners of %" PRIu64 " objects in %"
-				    PRIu64 " slab%s are in pages the dump "
-				    "left out: they count in no cgroup",
-				    w->unowned_objects, w->unowned_slabs,
-				    w->unowned_slabs == 1 ? "" : "s");
+			left_out_say(w);
 			rc = 0;
 		}
 		else
