@@ -84,6 +84,8 @@ struct walk {
 	bool		 lost;		/* cgroups in pages the dump left out */
 	/* Slabs whose owner vectors a filtered dump left out: in use. */
 	uint64_t	 unowned_slabs, unowned_objects;
+	/* Objects whose obj_cgroup a filtered dump left out. */
+	uint64_t	 objcg_lost_objects;
 	uint8_t		 vector[VECTOR_CHUNK];
 };
 
@@ -587,11 +589,12 @@ place(struct walk *w, struct tree *t, uint64_t memcg, size_t *group)
 static int
 give_out(struct walk *w, struct tree *t)
 {
+	static const char *apart_path[2] = { "(not in the tree)",
+	    "(cgroups the dump left out)" };
 	const struct addr_index *m, *own;
 	uint64_t memcg, last = 0;
-	size_t group = SIZE_MAX, unknown = SIZE_MAX;
-	bool inherited = false;
-	char path[64];
+	size_t group = SIZE_MAX, apart[2] = { SIZE_MAX, SIZE_MAX };
+	bool inherited = false, left = false;
 	int rc;
 
 	qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
@@ -606,9 +609,13 @@ give_out(struct walk *w, struct tree *t)
 		if (c->objcg != last) {
 			last = c->objcg;
 			own = find_addr(t->own, t->nown, last);
+			/* Its obj_cgroup in a page the dump left out: apart. */
+			left = false;
 			if (_memstat_slub_member(w->kvm, last,
-			    &w->l->objcg_memcg, &memcg) != 0)
+			    &w->l->objcg_memcg, &memcg) != 0) {
+				(void)_memstat_kvm_left_out_mark(w->kvm, &left);
 				memcg = 0;
+			}
 			m = find_addr(t->memcgs, t->nmemcgs, memcg);
 			rc = m == NULL && w->lost ? place(w, t, memcg,
 			    &group) : 1;
@@ -621,19 +628,19 @@ give_out(struct walk *w, struct tree *t)
 				group = m->index;
 			else if (rc != 0) {
 				/* An owner outside the tree: said, apart. */
-				if (unknown == SIZE_MAX) {
-					snprintf(path, sizeof(path), "%s",
-					    w->lost ? "(cgroups the dump left "
-					    "out)" : "(not in the tree)");
-					if (_memstat_cgroups_group_add(w->cg,
-					    path, SIZE_MAX, false,
-					    &unknown) != 0)
-						return (-1);
-				}
-				group = unknown;
+				int k = w->lost || left;
+
+				if (apart[k] == SIZE_MAX &&
+				    _memstat_cgroups_group_add(w->cg,
+				    apart_path[k], SIZE_MAX, false,
+				    &apart[k]) != 0)
+					return (-1);
+				group = apart[k];
 				inherited = false;
 			}
 		}
+		if (left)
+			w->objcg_lost_objects += c->objects;
 		if (_memstat_cgroups_charge(w->cg, group, c->cache,
 		    c->objects, inherited ? c->objects : 0) != 0)
 			return (-1);
@@ -698,7 +705,8 @@ stocks_read(struct walk *w, const struct tree *t)
  * What a filtered dump left out that the walk needed, said: a cgroup
  * list cut short (the cgroups after it found from their objects' owners
  * only: one whose objects all went to its parent, a dying one, not at
- * all), the owner vectors of some slabs (their objects in no cgroup).
+ * all), obj_cgroups (their objects counted apart), the owner vectors of
+ * some slabs (their objects in no cgroup).
  */
 static void
 left_out_say(struct walk *w)
@@ -711,6 +719,11 @@ left_out_say(struct walk *w)
 	    "cgroup's list is in a page the dump left out: the cgroups after "
 	    "it are found from their objects' owners only")) > 0)
 		n = (size_t)k < len ? (size_t)k : len - 1;
+	if (w->objcg_lost_objects > 0 && (k = snprintf(cg->left_out_why + n,
+	    len - n, "%sthe obj_cgroups of %" PRIu64 " objects are in pages "
+	    "the dump left out: they count in (cgroups the dump left out)",
+	    n > 0 ? "; " : "", w->objcg_lost_objects)) > 0)
+		n = n + (size_t)k < len ? n + (size_t)k : len - 1;
 	if (w->unowned_slabs > 0)
 		(void)snprintf(cg->left_out_why + n, len - n, "%sthe owners of "
 		    "%" PRIu64 " objects in %" PRIu64 " slab%s are in pages the "
