@@ -42,7 +42,7 @@ struct memstat_cgroups {
 	bool		 walked;	/* charges per cache, not memory.stat */
 	/* Why the CPUs' stocks are unknown: "" when every group's is read. */
 	char		 stocked_why[MEMSTAT_ERRLEN];
-	/* Why some objects have no owner read: "" when every one has. */
+	/* What a filtered dump left out of the walk: "" when nothing. */
 	char		 left_out_why[MEMSTAT_ERRLEN];
 	struct cgroups_group *groups;
 	size_t		 ngroups, agroups;

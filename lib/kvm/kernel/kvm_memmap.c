@@ -31,7 +31,7 @@ int
 _memstat_kvm_pages_layout(struct memstat_kvm *kvm, struct kvm_pages *pg,
     const char *what)
 {
-	uint64_t vmemmap, direct;
+	uint64_t direct;
 
 	*pg = (struct kvm_pages){ 0 };
 	if (kvm->arch.section_bits <= _memstat_kvm_page_shift(kvm))
@@ -51,7 +51,8 @@ _memstat_kvm_pages_layout(struct memstat_kvm *kvm, struct kvm_pages *pg,
 	 * Each section's own map gives its struct pages; the array's start
 	 * is asked for the direct map's bounds, which x86-64 learns here.
 	 */
-	return (_memstat_kvm_memmap(kvm, pg->page_size, &vmemmap, &direct));
+	return (_memstat_kvm_memmap(kvm, pg->page_size, &pg->vmemmap,
+	    &direct));
 }
 
 struct each {

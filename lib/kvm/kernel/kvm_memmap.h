@@ -22,11 +22,12 @@ int	_memstat_kvm_memmap(struct memstat_kvm *kvm, uint32_t page_size,
 struct kvm_pages {
 	unsigned	 per_section;	/* pages, as a shift */
 	uint32_t	 page_size;	/* sizeof(struct page), from BTF */
+	uint64_t	 vmemmap;	/* the array's start (pfn 0's) */
 };
 
 /*
- * The shape, from VMCOREINFO's SECTION_SIZE_BITS and BTF, the direct
- * map's bounds learnt on the way: 0, or -1 with the error recorded
+ * The shape, from VMCOREINFO's SECTION_SIZE_BITS and BTF, and the
+ * array's start, the direct map's bounds learnt on the way: 0, or -1 with the error recorded
  * (what names what the pages were wanted for: "its slabs").
  */
 int	_memstat_kvm_pages_layout(struct memstat_kvm *kvm,

@@ -246,8 +246,8 @@ buddy_walk(struct memstat_kvm *kvm, struct memstat_frag *frag, int flags)
 	uint32_t node_id;
 	int n;
 
-	if (_memstat_buddy_layout(kvm, &l) != 0 || nodes_of(kvm, &l, nodes, &n) != 0 ||
-	    ((flags & MEMSTAT_FRAG_TYPES) && type_names(kvm, l.ntypes,
+	if (_memstat_buddy_layout(kvm, &l) != 0 ||
+	    nodes_of(kvm, &l, nodes, &n) != 0 || ((flags & MEMSTAT_FRAG_TYPES) && type_names(kvm, l.ntypes,
 	    names) != 0))
 		return (-1);
 	for (int i = 0; i < n; i++) {

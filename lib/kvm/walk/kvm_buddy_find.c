@@ -32,7 +32,6 @@ struct find {
 	const struct buddy_layout *l;
 	struct kvm_pages pages;
 	struct kvm_member lru, page_type, zone_pgdat;
-	uint64_t	 vmemmap;
 	uint32_t	 buddy;		/* page_type of a free block */
 	bool		 top_byte;	/* only its top byte says so */
 	uint64_t	 pgdat;		/* found */
@@ -68,11 +67,11 @@ buddy_type(struct memstat_kvm *kvm, struct find *f)
 static bool
 is_page(const struct find *f, uint64_t entry)
 {
-	uint64_t off = entry - f->lru.offset - f->vmemmap;
+	uint64_t page = entry - f->lru.offset;
 
 	return (!_memstat_kvm_arch_in_direct_map(f->kvm, entry) &&
-	    entry - f->lru.offset >= f->vmemmap &&
-	    off % f->pages.page_size == 0);
+	    page >= f->pages.vmemmap &&
+	    (page - f->pages.vmemmap) % f->pages.page_size == 0);
 }
 
 /*
@@ -199,14 +198,12 @@ _memstat_buddy_nodes_find(struct memstat_kvm *kvm,
     const struct buddy_layout *l, uint64_t *nodes, int max, int *n)
 {
 	struct find f = { .kvm = kvm, .l = l };
-	uint64_t budget = PAGE_BUDGET, direct;
+	uint64_t budget = PAGE_BUDGET;
 	int rc;
 
 	*n = 0;
 	if (buddy_type(kvm, &f) != 0 ||
 	    _memstat_kvm_pages_layout(kvm, &f.pages, "its free blocks") != 0 ||
-	    _memstat_kvm_memmap(kvm, f.pages.page_size, &f.vmemmap,
-	    &direct) != 0 ||
 	    _memstat_kvm_member(kvm, "page", "lru", &f.lru) != 0 ||
 	    _memstat_kvm_member(kvm, "page", "page_type", &f.page_type) != 0 ||
 	    _memstat_kvm_member(kvm, "zone", "zone_pgdat", &f.zone_pgdat) != 0)

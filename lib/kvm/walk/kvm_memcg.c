@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -701,6 +702,22 @@ stocks_read(struct walk *w, const struct tree *t)
 		    w->kvm->err.msg);
 }
 
+/* One more thing left out, after those said, "; " between. */
+static void __attribute__((format(printf, 2, 3)))
+left_out_add(struct memstat_cgroups *cg, const char *fmt, ...)
+{
+	size_t n = strlen(cg->left_out_why), len = sizeof(cg->left_out_why);
+	va_list ap;
+
+	if (n > 0 && n + 2 < len) {
+		memcpy(cg->left_out_why + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	(void)vsnprintf(cg->left_out_why + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * What a filtered dump left out that the walk needed, said: a cgroup
  * list cut short (the cgroups after it found from their objects' owners
@@ -711,24 +728,18 @@ stocks_read(struct walk *w, const struct tree *t)
 static void
 left_out_say(struct walk *w)
 {
-	struct memstat_cgroups *cg = w->cg;
-	size_t n = 0, len = sizeof(cg->left_out_why);
-	int k;
-
-	if (w->lost && (k = snprintf(cg->left_out_why, len, "a memory "
-	    "cgroup's list is in a page the dump left out: the cgroups after "
-	    "it are found from their objects' owners only")) > 0)
-		n = (size_t)k < len ? (size_t)k : len - 1;
-	if (w->objcg_lost_objects > 0 && (k = snprintf(cg->left_out_why + n,
-	    len - n, "%sthe obj_cgroups of %" PRIu64 " objects are in pages "
-	    "the dump left out: they count in (cgroups the dump left out)",
-	    n > 0 ? "; " : "", w->objcg_lost_objects)) > 0)
-		n = n + (size_t)k < len ? n + (size_t)k : len - 1;
+	if (w->lost)
+		left_out_add(w->cg, "%s", "a memory cgroup's list is in a page "
+		    "the dump left out: the cgroups after it are found from "
+		    "their objects' owners only");
+	if (w->objcg_lost_objects > 0)
+		left_out_add(w->cg, "the obj_cgroups of %" PRIu64 " objects are "
+		    "in pages the dump left out: they count in (cgroups the "
+		    "dump left out)", w->objcg_lost_objects);
 	if (w->unowned_slabs > 0)
-		(void)snprintf(cg->left_out_why + n, len - n, "%sthe owners of "
-		    "%" PRIu64 " objects in %" PRIu64 " slab%s are in pages the "
-		    "dump left out: they count in no cgroup", n > 0 ? "; " : "",
-		    w->unowned_objects, w->unowned_slabs,
+		left_out_add(w->cg, "the owners of %" PRIu64 " objects in %"
+		    PRIu64 " slab%s are in pages the dump left out: they count "
+		    "in no cgroup", w->unowned_objects, w->unowned_slabs,
 		    w->unowned_slabs == 1 ? "" : "s");
 }
 
