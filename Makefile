@@ -97,6 +97,7 @@ OWNERPATCH = fixtures/tools/ownerpatch
 MTDUMP	   = tests/mtdump
 ERRCODE	   = tests/errcode
 MUTATE	   = tests/mutate
+TRYALL	   = tests/tryall
 CUTRACE	   = tests/cutrace
 UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_linux \
 	     tests/test_kvm tests/test_kvm_diskdump tests/test_probe \
@@ -188,7 +189,7 @@ $(KVCORE) $(KALLSYMS) $(OWNERPATCH): %: %.c $(LIB)
 tests/kmemload: tests/kmemload.c .build-flags | deps
 	$(CC_KEPT) $(CC) $(WARN) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
-$(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE): %: %.c $(TOOL_SUPPORT) $(LIB)
+$(MTDUMP) $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE): %: %.c $(TOOL_SUPPORT) $(LIB)
 	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TOOL_SUPPORT) \
 	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
@@ -219,7 +220,7 @@ check:
 	@./scripts/ensure-deps check
 	@$(MAKE) --no-print-directory check-run
 
-check-run: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(CUTRACE) $(UNIT_TESTS) \
+check-run: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) $(UNIT_TESTS) \
 	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed fuzz/diskdump_seed
 	@w=$$(find .warnings -type f -size +0c 2> /dev/null | sort); if [ -n "$$w" ]; \
@@ -369,7 +370,7 @@ clean:
 	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
 	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
-	    $(ERRCODE) $(MUTATE) $(CUTRACE) \
+	    $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/diskdump_seed fuzz/tools.h $(KVCORE) $(KALLSYMS) $(OWNERPATCH) \
 	    .build-flags
 	rm -rf fuzz/replay fuzz/replay-obj tests/.peers debs
