@@ -123,7 +123,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix minbase-check minbase-check-arm64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix minbase-check minbase-check-arm64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -211,18 +211,26 @@ bench/bench_%: bench/bench_%.c bench/timing.o tests/support/streambuild.o $(LIB)
 	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< bench/timing.o tests/support/streambuild.o \
 	    $(LIB) $(LDFLAGS) $(BSD_LIBS) $(KVM_LIBS)
 
+# The README's two commands build on every CPU (under qemu-user the build
+# is minutes), unless make was given its own -j.
+JOBS = $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j$$(nproc))
+
 # This machine's zones: its slab caches (reading them takes root).
-run: all
+run:
+	@$(MAKE) --no-print-directory $(JOBS) all
 	@vmstat-z/vmstat-z
 
 # What the tests need first (ensure-deps check), then what they run.
 check:
 	@./scripts/ensure-deps check
+	@$(MAKE) --no-print-directory $(JOBS) check-build
 	@$(MAKE) --no-print-directory check-run
 
-check-run: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) $(UNIT_TESTS) \
+check-build: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) $(UNIT_TESTS) \
 	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed fuzz/diskdump_seed
+
+check-run: check-build
 	@w=$$(find .warnings -type f -size +0c 2> /dev/null | sort); if [ -n "$$w" ]; \
 	    then cat $$w >&2; echo "make check: warnings are errors here:" \
 	    $$w >&2; exit 1; fi
