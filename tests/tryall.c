@@ -104,6 +104,7 @@ main(int argc, char *argv[])
 {
 	struct sigaction sa;
 	char out[4096], errf[4096];
+	off_t out_size;
 	int i, status, bad = 0;
 
 	if (argc < 4)
@@ -120,6 +121,7 @@ main(int argc, char *argv[])
 		err(2, "sigaction");
 	for (i = 3; i < argc; i++) {
 		status = run(argv[i], argv[2], out, errf);
+		out_size = size_of(out);
 		if (status == -1)
 			printf("%s: still running after %d s\n", argv[i],
 			    LIMIT_SECONDS);
@@ -128,9 +130,9 @@ main(int argc, char *argv[])
 			    WTERMSIG(status));
 		else if (WEXITSTATUS(status) > 1)
 			printf("%s: exit %d\n", argv[i], WEXITSTATUS(status));
-		else if (WEXITSTATUS(status) == 1 && size_of(out) != 0)
+		else if (WEXITSTATUS(status) == 1 && out_size != 0)
 			printf("%s: exit 1 with %lld bytes on stdout\n",
-			    argv[i], (long long)size_of(out));
+			    argv[i], (long long)out_size);
 		else if (WEXITSTATUS(status) == 1 && size_of(errf) <= 0)
 			printf("%s: exit 1 saying nothing on stderr\n", argv[i]);
 		else
