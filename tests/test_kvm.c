@@ -938,6 +938,30 @@ test_cgroup_owners_left_out(void **state)
 	memstat_cgroups_free(cg);
 }
 
+/*
+ * Sid's own makedumpfile 1.7.8 at -d 31 on 7.2 leaves out the root
+ * mem_cgroup's per-node obj_cgroup pointers: the walk goes on, the
+ * root's objects counted in it as inherited, and that said.
+ */
+static void
+test_cgroup_own_objcgs_left_out(void **state)
+{
+	struct memstat_cgroups *cg;
+	const char *why;
+	void *kvm;
+
+	(void)state;
+	assert_non_null(cg = memstat_cgroups_alloc());
+	assert_non_null(kvm = memstat_kvm_open(
+	    "fixtures/vmcore/sid-7.2-kdump-own/vmcore.c-d31", NULL, NULL));
+	assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
+	assert_non_null(why = memstat_cgroups_left_out(cg));
+	assert_non_null(strstr(why, "a memory cgroup's own obj_cgroups are "
+	    "in a page the dump left out"));
+	memstat_kvm_close(kvm);
+	memstat_cgroups_free(cg);
+}
+
 int
 main(void)
 {
@@ -962,6 +986,7 @@ main(void)
 		cmocka_unit_test(test_cgroup_stocks),
 		cmocka_unit_test(test_buddy_by_structure),
 		cmocka_unit_test(test_cgroup_owners_left_out),
+		cmocka_unit_test(test_cgroup_own_objcgs_left_out),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
