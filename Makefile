@@ -280,7 +280,9 @@ kdump-matrix: all
 	@sh fixtures/tools/kdump-matrix -f
 
 # The same with each release's own makedumpfile in its capture kernel, as
-# a machine of that release has (doc/kernels.md's third table).
+# a machine of that release has (doc/kernels.md's third table);
+# "sh fixtures/tools/kdump-matrix -T -f sid" makes the sid-7.2-kdump-own
+# fixture.
 kdump-matrix-own: all
 	@sh fixtures/tools/kdump-matrix -T
 
