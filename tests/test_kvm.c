@@ -940,11 +940,13 @@ test_cgroup_owners_left_out(void **state)
 
 /*
  * Sid's own makedumpfile 1.7.8 at -d 31 on 7.2 leaves out the root
- * mem_cgroup's per-node obj_cgroup pointers: the walk goes on, the
- * root's objects counted in it as inherited, and that said.
+ * mem_cgroup's page (in one run; its per-node obj_cgroup pointers in
+ * another): the walk goes on, the root "/" with its memory unknown, the
+ * objects of each cgroup whose own obj_cgroups are lost counted in it as
+ * inherited, and each said.
  */
 static void
-test_cgroup_own_objcgs_left_out(void **state)
+test_cgroup_memcg_pages_left_out(void **state)
 {
 	struct memstat_cgroups *cg;
 	const char *why;
@@ -958,6 +960,11 @@ test_cgroup_own_objcgs_left_out(void **state)
 	assert_non_null(why = memstat_cgroups_left_out(cg));
 	assert_non_null(strstr(why, "a memory cgroup's own obj_cgroups are "
 	    "in a page the dump left out"));
+	assert_non_null(strstr(why, "the root memory cgroup is in a page the "
+	    "dump left out: its memory is unknown"));
+	assert_int_equal(memstat_cgroups_count(cg), 3);
+	assert_string_equal(memstat_cgroup_path(cg, 0), "/");
+	assert_true(memstat_cgroup_memory(cg, 0) == UINT64_MAX);
 	memstat_kvm_close(kvm);
 	memstat_cgroups_free(cg);
 }
@@ -986,7 +993,7 @@ main(void)
 		cmocka_unit_test(test_cgroup_stocks),
 		cmocka_unit_test(test_buddy_by_structure),
 		cmocka_unit_test(test_cgroup_owners_left_out),
-		cmocka_unit_test(test_cgroup_own_objcgs_left_out),
+		cmocka_unit_test(test_cgroup_memcg_pages_left_out),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
