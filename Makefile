@@ -103,7 +103,7 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm tests/test_kvm_diskdump tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag \
 	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects \
-	     tests/test_kvm_arch
+	     tests/test_kvm_arch tests/test_kvm_bytes
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
@@ -123,7 +123,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix minbase-check minbase-check-arm64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -280,9 +280,8 @@ kdump-matrix: all
 	@sh fixtures/tools/kdump-matrix -f
 
 # The same with each release's own makedumpfile in its capture kernel, as
-# a machine of that release has (doc/kernels.md's third table);
-# "sh fixtures/tools/kdump-matrix -T -f sid" makes the sid-7.2-kdump-own
-# fixture.
+# a machine of that release has (doc/kernels.md's third table); a failing
+# cell's kept dumps become fixtures by fixtures/vmcore/cut-kept.
 kdump-matrix-own: all
 	@sh fixtures/tools/kdump-matrix -T
 
@@ -314,9 +313,16 @@ kcore-check: all
 minbase-check:
 	@sh tests/minbase-check
 
-# The same on an arm64 Debian 12 root, its programs run by qemu-user.
+# The same on an arm64 Debian 12 root, its programs run by qemu-user;
+# and on s390x's (big-endian), ppc64el's and riscv64's.
 minbase-check-arm64:
 	@sh tests/minbase-check -a arm64
+minbase-check-s390x:
+	@sh tests/minbase-check -a s390x
+minbase-check-ppc64el:
+	@sh tests/minbase-check -a ppc64el
+minbase-check-riscv64:
+	@sh tests/minbase-check -a riscv64
 
 # Owners on the running kernel: sid's guest booted with slub_debug=U
 # while kmemload holds 20 pipes, kmemtrace report --outstanding -M

@@ -28,7 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct diskdump_phys *dd;
 	struct memstat_kvm *kvm;
 	struct kvm_dump_file file;
-	bool diskdump;
+	bool diskdump, big;
 	int fd;
 
 	if ((kvm = calloc(1, sizeof(*kvm))) == NULL ||
@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 0 && write(fd, data, size) != (ssize_t)size)
 		abort();
 	file = (struct kvm_dump_file){ .fd = fd };
-	if (_memstat_kvm_check_headers(kvm, &file, &diskdump) == 0 &&
+	if (_memstat_kvm_check_headers(kvm, &file, &diskdump, &big) == 0 &&
 	    diskdump) {
 		if (_memstat_diskdump_phys_load(&dd, &file) != 0)
 			abort();

@@ -42,7 +42,10 @@ peek(void *arg, uint64_t paddr, void *buf, size_t len)
 		return (false);
 	for (size_t i = 0; i < p->n; i++)
 		if (p->addr[i] == paddr) {
-			memcpy(buf, &p->word[i], 8);
+			/* Little-endian, as both architectures' tables are. */
+			for (int k = 0; k < 8; k++)
+				((unsigned char *)buf)[k] =
+				    (unsigned char)(p->word[i] >> (8 * k));
 			return (true);
 		}
 	/* An entry never written: zero, invalid. */

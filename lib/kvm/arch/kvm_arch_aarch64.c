@@ -124,6 +124,7 @@ arm64_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 	unsigned shift = st->page_shift, per_level = shift - 3;
 	unsigned levels = (st->va_bits - shift + per_level - 1) / per_level;
 	uint64_t table = st->pgd, desc, oa;
+	unsigned char b[8];
 
 	/* A kernel address: TTBR1's, every bit above va_bits set. */
 	if (levels == 0 || levels > 5 || st->pgd == 0 ||
@@ -134,8 +135,10 @@ arm64_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 		unsigned width = l == levels - 1 ? st->va_bits - at : per_level;
 		uint64_t index = (vaddr >> at) & ((1ULL << width) - 1);
 
-		if (!read(arg, table + index * 8, &desc, sizeof(desc)) ||
-		    (desc & DESC_VALID) == 0)
+		if (!read(arg, table + index * 8, b, sizeof(b)))
+			return (-1);
+		desc = _memstat_uint_in(b, sizeof(b), st->big_endian);
+		if ((desc & DESC_VALID) == 0)
 			return (-1);
 		oa = output_address(st, desc);
 		if (l == 0) {

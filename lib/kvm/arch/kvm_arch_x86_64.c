@@ -96,6 +96,7 @@ x86_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
     kvm_phys_fn read, void *arg)
 {
 	uint64_t table = st->pgd, entry;
+	unsigned char b[8];
 	unsigned levels = st->va_bits == 57 ? 5 : 4;
 
 	/* A kernel address: every bit from the top level's up set. */
@@ -106,8 +107,11 @@ x86_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 		unsigned at = 12 + 9 * l;
 		uint64_t span = 1ULL << at;
 
-		if (!read(arg, table + ((vaddr >> at) & 511) * 8, &entry,
-		    sizeof(entry)) || (entry & PTE_PRESENT) == 0)
+		if (!read(arg, table + ((vaddr >> at) & 511) * 8, b,
+		    sizeof(b)))
+			return (-1);
+		entry = _memstat_uint_in(b, sizeof(b), st->big_endian);
+		if ((entry & PTE_PRESENT) == 0)
 			return (-1);
 		/* The last level, or a 1 GiB or 2 MiB page. */
 		if (l == 0 || ((entry & PTE_PS) != 0 && l <= 2)) {

@@ -16,6 +16,12 @@ struct kvm_arch;
 
 struct kvm_arch_state {
 	const struct kvm_arch *ops;	/* NULL: x86-64's, as before */
+	/*
+	 * The image's byte order, said once by its reader (a dump's
+	 * header): its numbers are read in it whatever this machine's,
+	 * by _memstat_uint_in() and nowhere else.
+	 */
+	bool		 big_endian;
 	unsigned	 page_shift;	/* the kernel's pages: 12, 14 or 16 */
 	/*
 	 * The direct map (arm64's linear map): [lin_start, lin_end) holds

@@ -14,6 +14,7 @@
 
 #include <libdeflate.h>
 
+#include "kvm/dump/kvm_bytes.h"
 #include "kvm/dump/kvm_diskdump_phys.h"
 #include "kvm/dump/kvm_dump_file.h"
 #include "kvm/dump/kvm_vmcoreinfo_text.h"
@@ -122,14 +123,11 @@ window_read(struct window *w, const struct kvm_dump_file *f, uint64_t off,
 	return (w->buf);
 }
 
+/* A little-endian field: this reads the kdump files of such machines. */
 static uint64_t
 le(const unsigned char *p, int n)
 {
-	uint64_t v = 0;
-
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return (v);
+	return (_memstat_uint_in(p, (size_t)n, false));
 }
 
 /*
@@ -539,7 +537,7 @@ _memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
 	}
 	if ((p = read_new(dd, f, dd->notes_off, dd->notes_len, &nomem)) !=
 	    NULL && _memstat_vmcoreinfo_in_notes(p, (size_t)dd->notes_len,
-	    text) != 0)
+	    false, text) != 0)
 		nomem = true;
 	free(p);
 	return (nomem ? -1 : 0);

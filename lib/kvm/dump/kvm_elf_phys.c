@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_elf_phys.h"
 #include "kvm/dump/kvm_handle.h"
 
@@ -39,10 +40,7 @@ _memstat_elf_phys_load(struct elf_phys *ep, int fd)
 	memset(ep, 0, sizeof(*ep));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    _memstat_elf_pread_all(fd, &eh, sizeof(eh), 0) != 0 ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
+	    !_memstat_elf_ehdr(&eh) || eh.e_phentsize != sizeof(Elf64_Phdr) ||
 	    (count = _memstat_elf_phdr_count(fd, &eh)) == 0)
 		return (0);
 	if ((ep->segs = calloc(count, sizeof(*ep->segs))) == NULL)
@@ -54,6 +52,7 @@ _memstat_elf_phys_load(struct elf_phys *ep, int fd)
 			_memstat_elf_phys_free(ep);
 			return (0);
 		}
+		_memstat_elf_phdrs(ph, batch, _memstat_elf_big(&eh));
 		keep_loads(ep, ph, batch, (uint64_t)st.st_size);
 	}
 	if (_memstat_elf_segments_sort(ep->segs, ep->nsegs) != NULL)

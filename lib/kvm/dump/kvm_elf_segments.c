@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "kvm/dump/kvm_dump_file.h"
+#include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_handle.h"
 
@@ -50,8 +51,10 @@ _memstat_elf_phdr_count(int fd, const Elf64_Ehdr *eh)
 	if (eh->e_phnum != PN_XNUM)
 		return (eh->e_phnum);
 	if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(sh0) ||
-	    _memstat_elf_pread_all(fd, &sh0, sizeof(sh0), eh->e_shoff) != 0 ||
-	    sh0.sh_info > MAX_PHDRS)
+	    _memstat_elf_pread_all(fd, &sh0, sizeof(sh0), eh->e_shoff) != 0)
+		return (0);
+	_memstat_elf_shdr(&sh0, _memstat_elf_big(eh));
+	if (sh0.sh_info > MAX_PHDRS)
 		return (0);
 	return (sh0.sh_info);
 }

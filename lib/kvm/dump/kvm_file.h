@@ -20,9 +20,10 @@ bool	_memstat_kvm_is_core(const unsigned char *m, size_t n);
 /*
  * The tables a kdump or ELF header points at lie within the dump (so
  * libkdumpfile allocates nothing the file does not hold): 0, or -1 with
- * the error recorded.  *diskdump says whether it is a kdump file.
+ * the error recorded.  *diskdump says whether it is a kdump file, *big
+ * whether its headers are big-endian (the dumped machine's order).
  */
 int	_memstat_kvm_check_headers(struct memstat_kvm *kvm,
-	    const struct kvm_dump_file *f, bool *diskdump);
+	    const struct kvm_dump_file *f, bool *diskdump, bool *big);
 
 #endif /* !KVM_FILE_H */

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/dump/kvm_bytes.h"
 #include "kvm/dump/kvm_flat.h"
 
 #define FLAT_SIGNATURE	"makedumpfile"
@@ -57,11 +58,7 @@ struct kvm_flat {
 static uint64_t
 be64(const unsigned char *p)
 {
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return (v);
+	return (_memstat_uint_in(p, 8, true));
 }
 
 /* All of [off, off + len) of fd: 0, or -1 with errno (EIO at its end). */

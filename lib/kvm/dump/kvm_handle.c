@@ -59,13 +59,23 @@ _memstat_kvm_vmcoreinfo_symbol(struct memstat_kvm *kvm, const char *name,
 int
 _memstat_kvm_read_u64(struct memstat_kvm *kvm, uint64_t addr, uint64_t *v)
 {
-	return (_memstat_kvm_read(kvm, addr, v, sizeof(*v)));
+	unsigned char b[8];
+
+	if (_memstat_kvm_read(kvm, addr, b, sizeof(b)) != 0)
+		return (-1);
+	*v = _memstat_kvm_u64(kvm, b);
+	return (0);
 }
 
 int
 _memstat_kvm_read_u32(struct memstat_kvm *kvm, uint64_t addr, uint32_t *v)
 {
-	return (_memstat_kvm_read(kvm, addr, v, sizeof(*v)));
+	unsigned char b[4];
+
+	if (_memstat_kvm_read(kvm, addr, b, sizeof(b)) != 0)
+		return (-1);
+	*v = _memstat_kvm_u32(kvm, b);
+	return (0);
 }
 
 int

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "kvm/dump/kvm_arch_state.h"
+#include "kvm/dump/kvm_bytes.h"
 #include "model/memstat_internal.h"
 
 /*
@@ -124,6 +125,22 @@ int	_memstat_kvm_read_u64(struct memstat_kvm *kvm, uint64_t addr,
 	    uint64_t *v);
 int	_memstat_kvm_read_u32(struct memstat_kvm *kvm, uint64_t addr,
 	    uint32_t *v);
+/* An unsigned integer of size bytes (1 to 8) of the image, in its order. */
+static inline uint64_t
+_memstat_kvm_uint(const struct memstat_kvm *kvm, const void *p, size_t size)
+{
+	return (_memstat_uint_in(p, size, kvm->arch.big_endian));
+}
+static inline uint64_t
+_memstat_kvm_u64(const struct memstat_kvm *kvm, const void *p)
+{
+	return (_memstat_kvm_uint(kvm, p, 8));
+}
+static inline uint32_t
+_memstat_kvm_u32(const struct memstat_kvm *kvm, const void *p)
+{
+	return ((uint32_t)_memstat_kvm_uint(kvm, p, 4));
+}
 /* A NUL-terminated string of at most max - 1 bytes into buf. */
 int	_memstat_kvm_read_string(struct memstat_kvm *kvm, uint64_t addr,
 	    char *buf, size_t max);

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "kvm/dump/kvm_bytes.h"
 #include "kvm/dump/kvm_file.h"
 
 /* struct disk_dump_header, through nr_cpus, of a 64-bit kernel. */
@@ -27,14 +28,11 @@ _memstat_kvm_is_core(const unsigned char *m, size_t n)
 	    (n >= 13 && memcmp(m, "makedumpfile\0", 13) == 0));
 }
 
+/* A header's field of n bytes at p. */
 static uint64_t
 get(const unsigned char *p, int n, bool big)
 {
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = big ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
-	return (v);
+	return (_memstat_uint_in(p, (size_t)n, big));
 }
 
 /*
@@ -43,12 +41,12 @@ get(const unsigned char *p, int n, bool big)
  * whether the header blocks and bitmap end within size bytes.
  */
 static bool
-diskdump_layout_fits(const unsigned char *h, size_t off, uint64_t size,
-    bool *plausible)
+diskdump_layout_fits(const unsigned char *h, size_t off, bool big,
+    uint64_t size, bool *plausible)
 {
-	uint64_t block = get(h + off, 4, false);
-	uint64_t sub = get(h + off + 4, 4, false);
-	uint64_t bitmap = get(h + off + 8, 4, false);
+	uint64_t block = get(h + off, 4, big);
+	uint64_t sub = get(h + off + 4, 4, big);
+	uint64_t bitmap = get(h + off + 8, 4, big);
 
 	*plausible = block >= 512 && block <= (1u << 24) &&
 	    (block & (block - 1)) == 0;
@@ -56,21 +54,32 @@ diskdump_layout_fits(const unsigned char *h, size_t off, uint64_t size,
 	return (!*plausible || (1 + sub + bitmap) * block <= size);
 }
 
+/*
+ * A kdump header, in the dumped machine's byte order: the one whose
+ * block size is one libkdumpfile would take (a power of two from 512).
+ */
 static int
 check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
-    uint64_t size)
+    uint64_t size, bool *big)
 {
 	bool fits64, p64, p32;
 
 	if (n < DISKDUMP_HEADER_SIZE)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header cut short"));
-	fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, size, &p64);
+	*big = false;
+	fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, *big, size, &p64);
+	if (!p64) {
+		*big = true;
+		fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, *big, size,
+		    &p64);
+	}
 	if (!p64)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header of no 64-bit kernel (block size %" PRIu64
 		    ")", get(h + DD64_BLOCK_SIZE, 4, false)));
-	if (!fits64 || !diskdump_layout_fits(h, DD32_BLOCK_SIZE, size, &p32))
+	if (!fits64 || !diskdump_layout_fits(h, DD32_BLOCK_SIZE, *big, size,
+	    &p32))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header's blocks and bitmap do not fit in its %"
 		    PRIu64 " bytes", size));
@@ -80,8 +89,8 @@ check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
 
 /* A PT_NOTE's notes, each with a name, each within the segment. */
 static int
-check_notes(struct memstat_kvm *kvm, const struct kvm_dump_file *f, bool big, uint64_t off,
-    uint64_t len, uint64_t seg)
+check_notes(struct memstat_kvm *kvm, const struct kvm_dump_file *f, bool big,
+    uint64_t off, uint64_t len, uint64_t seg)
 {
 	unsigned char nh[12];
 	uint64_t at = 0, namesz, descsz, step;
@@ -223,13 +232,13 @@ check_elf(struct memstat_kvm *kvm, const struct kvm_dump_file *f,
 
 int
 _memstat_kvm_check_headers(struct memstat_kvm *kvm,
-    const struct kvm_dump_file *f, bool *diskdump)
+    const struct kvm_dump_file *f, bool *diskdump, bool *big)
 {
 	unsigned char h[DISKDUMP_HEADER_SIZE];
 	uint64_t size;
 	ssize_t n;
 
-	*diskdump = false;
+	*diskdump = *big = false;
 	if (_memstat_dump_size(f, &size) != 0 ||
 	    (n = _memstat_dump_pread(f, h, sizeof(h), 0)) < 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "%s",
@@ -237,8 +246,11 @@ _memstat_kvm_check_headers(struct memstat_kvm *kvm,
 	*diskdump = n >= 8 && (memcmp(h, "KDUMP   ", 8) == 0 ||
 	    memcmp(h, "DISKDUMP", 8) == 0);
 	if (*diskdump)
-		return (check_diskdump(kvm, h, n, size));
-	if (n >= 6 && memcmp(h, "\177ELF", 4) == 0 && (h[4] == 1 || h[4] == 2))
+		return (check_diskdump(kvm, h, n, size, big));
+	if (n >= 6 && memcmp(h, "\177ELF", 4) == 0 &&
+	    (h[4] == 1 || h[4] == 2)) {
+		*big = h[5] == 2;
 		return (check_elf(kvm, f, h, n, size));
+	}
 	return (0);
 }

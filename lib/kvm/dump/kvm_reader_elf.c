@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_readers.h"
 #include "kvm/dump/kvm_vmcoreinfo_text.h"
@@ -63,6 +64,7 @@ struct elf_state {
 	size_t		 nsegs;
 	char		*vmcoreinfo;	/* NUL-terminated */
 	unsigned	 machine;	/* the ELF header's e_machine */
+	bool		 big;		/* its EI_DATA: big-endian */
 };
 
 static void
@@ -99,7 +101,7 @@ note_segment(struct memstat_kvm *kvm, struct elf_state *es,
 		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "ELF note: %s",
 		    errno ? strerror(errno) : "past the end of the file");
 	else if (es->vmcoreinfo == NULL && _memstat_vmcoreinfo_in_notes(notes,
-	    ph->p_filesz, &es->vmcoreinfo) != 0)
+	    ph->p_filesz, es->big, &es->vmcoreinfo) != 0)
 		rc = _memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM));
 	else
@@ -178,13 +180,12 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	bool physical = false;
 
 	if (_memstat_elf_pread_all(es->fd, &eh, sizeof(eh), 0) != 0 ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE ||
+	    !_memstat_elf_ehdr(&eh) || eh.e_type != ET_CORE ||
 	    eh.e_phentsize != sizeof(Elf64_Phdr) ||
 	    (count = _memstat_elf_phdr_count(es->fd, &eh)) == 0)
 		return (KVM_READER_NOT_MINE);
 	es->machine = eh.e_machine;
+	es->big = _memstat_elf_big(&eh);
 	/* A regular file's segments lie within it; /proc/kcore is no file. */
 	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		file_size = (uint64_t)st.st_size;
@@ -203,6 +204,7 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 			    "ELF program headers %zu to %zu: %s", i,
 			    i + batch - 1, errno ? strerror(errno) :
 			    "past the end of the file"));
+		_memstat_elf_phdrs(ph, batch, es->big);
 		for (size_t j = 0; j < batch; j++)
 			if (add_phdr(kvm, es, &ph[j], i + j, file_size,
 			    &budget, &physical, &maps) != 0)
@@ -310,6 +312,7 @@ elf_reader_open(struct memstat_kvm *kvm, int fd)
 	}
 	/* /proc/kcore: the running kernel, whose memory moves under us. */
 	kvm->live = es->procfs;
+	kvm->arch.big_endian = es->big;
 	kvm->reader_arg = es;
 	return (0);
 }

@@ -391,7 +391,8 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	if (ks->file.flat != NULL && !_memstat_flat_in_place(ks->file.flat) &&
 	    reassemble_all(kvm, ks) != 0)
 		return (-1);
-	if (_memstat_kvm_check_headers(kvm, &ks->file, &ks->diskdump) != 0)
+	if (_memstat_kvm_check_headers(kvm, &ks->file, &ks->diskdump,
+	    &kvm->arch.big_endian) != 0)
 		return (-1);
 	if (ks->file.flat != NULL && !ks->diskdump &&
 	    reassemble_all(kvm, ks) != 0)

@@ -8,17 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_vmcoreinfo_text.h"
 
 int
 _memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
-    char **text)
+    bool big, char **text)
 {
 	size_t off = 0, namesz, descsz, desc_off;
 	Elf64_Nhdr nh;
 
 	while (len - off >= sizeof(nh)) {
 		memcpy(&nh, notes + off, sizeof(nh));
+		_memstat_elf_nhdr(&nh, big);
 		namesz = nh.n_namesz;
 		descsz = nh.n_descsz;
 		off += sizeof(nh);

@@ -6,17 +6,18 @@
 #ifndef KVM_VMCOREINFO_TEXT_H
 #define KVM_VMCOREINFO_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /*
- * The VMCOREINFO note among len bytes of ELF notes (the host's byte
- * order): a NUL-terminated copy into *text, or *text left as it was when
- * there is none.  Notes that run past the end end the search.  0, or -1
- * when memory runs out.
+ * The VMCOREINFO note among len bytes of ELF notes (big-endian, or
+ * little): a NUL-terminated copy into *text, or *text left as it was
+ * when there is none.  Notes that run past the end end the search.  0,
+ * or -1 when memory runs out.
  */
 int	_memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
-	    char **text);
+	    bool big, char **text);
 /* A line "KEY=value": its value, *len bytes up to the newline, or NULL. */
 const char *_memstat_vmcoreinfo_value(const char *text, const char *key,
 	    size_t *len);

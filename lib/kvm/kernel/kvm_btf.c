@@ -191,7 +191,9 @@ _memstat_kvm_member(struct memstat_kvm *kvm, const char *type,
 			    "%s.%s: a bitfield across words", type, member));
 		m->offset = bits / 32 * 4;
 		m->size = 4;
-		m->bit_shift = bits % 32;
+		/* A big-endian word's bits count from its highest. */
+		m->bit_shift = kvm->arch.big_endian ? 32 - bits % 32 - bitsize :
+		    bits % 32;
 		m->bit_size = bitsize;
 		return (0);
 	}

@@ -21,11 +21,11 @@
 #define HDR_LEN		24
 #define MAX_RANGE	((uint64_t)1 << 30)	/* no kernel's rodata is more */
 
-static uint32_t
-u32_at(const unsigned char *p)
+/* BTF's magic, 0xeb9f in the image's byte order, at p. */
+static bool
+magic_at(const struct memstat_kvm *kvm, const unsigned char *p)
 {
-	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24);
+	return (_memstat_kvm_uint(kvm, p, 2) == 0xeb9f);
 }
 
 /* Whether a BTF blob of the kernel's starts at addr: its end too. */
@@ -37,13 +37,16 @@ btf_at(struct memstat_kvm *kvm, uint64_t addr, uint64_t end, uint64_t max,
 	uint64_t total;
 
 	if (_memstat_kvm_read(kvm, addr, h, sizeof(h)) != 0 ||
-	    h[0] != 0x9f || h[1] != 0xeb || h[2] != 1 || h[3] != 0 ||
-	    u32_at(h + 4) != HDR_LEN || u32_at(h + 8) != 0 ||
-	    u32_at(h + 16) != u32_at(h + 12))
+	    !magic_at(kvm, h) || h[2] != 1 || h[3] != 0 ||
+	    _memstat_kvm_u32(kvm, h + 4) != HDR_LEN ||
+	    _memstat_kvm_u32(kvm, h + 8) != 0 ||
+	    _memstat_kvm_u32(kvm, h + 16) != _memstat_kvm_u32(kvm, h + 12))
 		return (false);
-	total = (uint64_t)HDR_LEN + u32_at(h + 16) + u32_at(h + 20);
+	total = (uint64_t)HDR_LEN + _memstat_kvm_u32(kvm, h + 16) +
+	    _memstat_kvm_u32(kvm, h + 20);
 	if (total > max || total > end - addr ||
-	    _memstat_kvm_read(kvm, addr + HDR_LEN + u32_at(h + 16), &nul,
+	    _memstat_kvm_read(kvm, addr + HDR_LEN +
+	    _memstat_kvm_u32(kvm, h + 16), &nul,
 	    1) != 0 || nul != 0)
 		return (false);
 	*stop = addr + total;
@@ -73,8 +76,8 @@ _memstat_kvm_btf_find(struct memstat_kvm *kvm, uint64_t max, uint64_t *start,
 		if (_memstat_kvm_read(kvm, p, page, sizeof(page)) != 0)
 			continue;
 		for (size_t i = 0; i < PAGE; i += 4)
-			if (page[i] == 0x9f && page[i + 1] == 0xeb &&
-			    p + i >= from && btf_at(kvm, p + i, end, max, stop)) {
+			if (magic_at(kvm, page + i) && p + i >= from &&
+			    btf_at(kvm, p + i, end, max, stop)) {
 				*start = p + i;
 				return (0);
 			}

@@ -32,6 +32,28 @@ struct kvm_member {
 	uint32_t	 bit_size;	/* 0: not a bitfield */
 };
 /*
+ * A member as an unsigned number in the image's byte order (at most 8
+ * bytes), from its word's bytes, or from its struct's read already.
+ */
+static inline uint64_t
+_memstat_kvm_member_word(const struct memstat_kvm *kvm, const void *word,
+    const struct kvm_member *m)
+{
+	uint64_t v;
+
+	v = _memstat_kvm_uint(kvm, word, m->size < 8 ? m->size : 8);
+	if (m->bit_size != 0)
+		v = (v >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
+	return (v);
+}
+static inline uint64_t
+_memstat_kvm_member_of(const struct memstat_kvm *kvm, const void *bytes,
+    const struct kvm_member *m)
+{
+	return (_memstat_kvm_member_word(kvm, (const char *)bytes + m->offset,
+	    m));
+}
+/*
  * Several members at once: each want's member into the kvm_member at
  * offset off of the layout struct base (KVM_WANT() writes one).  0, or -1
  * at the first one missing.

@@ -16,6 +16,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/kernel/kvm_image.h"
 
 /* A kernel image is tens of MiB; no more than this is decompressed. */
@@ -45,11 +46,11 @@ _memstat_kvm_image_free(struct kvm_image *img)
 	free(img);
 }
 
+/* A bzImage's header is x86's: little-endian. */
 static uint32_t
 le32(const unsigned char *p)
 {
-	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24);
+	return ((uint32_t)_memstat_uint_in(p, 4, false));
 }
 
 bool
@@ -153,13 +154,13 @@ segments(struct memstat_kvm *kvm, struct kvm_image *img)
 	if (img->len < sizeof(eh))
 		goto bad;
 	memcpy(&eh, img->elf, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(ph) || eh.e_phoff > img->len ||
+	if (!_memstat_elf_ehdr(&eh) || eh.e_phentsize != sizeof(ph) ||
+	    eh.e_phoff > img->len ||
 	    (size_t)eh.e_phnum * sizeof(ph) > img->len - eh.e_phoff)
 		goto bad;
 	for (size_t i = 0; i < eh.e_phnum; i++) {
 		memcpy(&ph, img->elf + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		_memstat_elf_phdrs(&ph, 1, _memstat_elf_big(&eh));
 		if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
 			continue;
 		if (img->nseg == MAX_SEGMENTS || ph.p_offset > img->len ||

@@ -182,6 +182,17 @@ tables_read(struct kallsyms *ks, uint64_t addr, void *buf, size_t len)
 	return (-1);
 }
 
+/* n integers of size bytes of the tables (_memstat_kallsyms_read_ints). */
+static int
+tables_read_ints(struct kallsyms *ks, uint64_t addr, void *v, size_t n,
+    size_t size)
+{
+	if (tables_read(ks, addr, v, n * size) != 0)
+		return (-1);
+	_memstat_kallsyms_ints(&ks->m, v, n, size);
+	return (0);
+}
+
 /* kallsyms_names cut short: -1 with the error recorded. */
 static int
 names_cut(struct kallsyms *ks)
@@ -379,7 +390,8 @@ address_of(const struct kallsyms *ks, uint32_t i, int32_t off)
 static int
 read_offset(struct kallsyms *ks, uint32_t i, int32_t *off)
 {
-	return (tables_read(ks, ks->t.offsets + 4 * (uint64_t)i, off, 4));
+	return (tables_read_ints(ks, ks->t.offsets + 4 * (uint64_t)i, off, 1,
+	    4));
 }
 
 /* The first symbol named name: its index, or -1 (none), or -2 (cut). */
@@ -461,10 +473,10 @@ _memstat_kallsyms_open(struct memstat_kvm *kvm, bool vmlinuz,
 	ks->kvm = kvm;
 	ks->w.mem = &ks->m;
 	if (find_tables(ks, vmlinuz) != 0 ||
-	    tables_read(ks, ks->t.num_syms, &ks->num, 4) != 0 ||
-	    tables_read(ks, ks->t.token_index, ks->tidx, sizeof(ks->tidx)) !=
-	    0 || (ks->t.relative_base != 0 &&
-	    tables_read(ks, ks->t.relative_base, &ks->base, 8) != 0))
+	    tables_read_ints(ks, ks->t.num_syms, &ks->num, 1, 4) != 0 ||
+	    tables_read_ints(ks, ks->t.token_index, ks->tidx, 256, 2) != 0 ||
+	    (ks->t.relative_base != 0 &&
+	    tables_read_ints(ks, ks->t.relative_base, &ks->base, 1, 8) != 0))
 		goto fail;
 	if (ks->num == 0 || ks->num > KVM_MAX_SYMS) {
 		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
@@ -596,7 +608,7 @@ _memstat_kallsyms_each(struct kallsyms *ks,
 		return (-1);
 	if ((offs = calloc(ks->num, sizeof(*offs))) == NULL)
 		return (nomem(ks->kvm));
-	if (tables_read(ks, ks->t.offsets, offs, (size_t)ks->num * 4) != 0) {
+	if (tables_read_ints(ks, ks->t.offsets, offs, ks->num, 4) != 0) {
 		free(offs);
 		return (-1);
 	}

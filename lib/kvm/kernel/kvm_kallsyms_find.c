@@ -40,6 +40,33 @@ dump_read(void *kvm, uint64_t addr, void *buf, size_t len)
 	return (_memstat_kvm_read(kvm, addr, buf, len));
 }
 
+void
+_memstat_kallsyms_ints(const struct kallsyms_memory *m, void *v, size_t n,
+    size_t size)
+{
+	unsigned char *b = v;
+
+	for (size_t i = 0; i < n; i++, b += size) {
+		uint64_t x = _memstat_uint_in(b, size, m->big_endian);
+		uint32_t x32 = (uint32_t)x;
+		uint16_t x16 = (uint16_t)x;
+
+		memcpy(b, size == 8 ? (void *)&x : size == 4 ? (void *)&x32 :
+		    (void *)&x16, size);
+	}
+}
+
+/* n integers of size bytes at addr into v (_memstat_kallsyms_ints). */
+static int
+read_ints(const struct kallsyms_memory *m, uint64_t addr, void *v, size_t n,
+    size_t size)
+{
+	if (m->read(m->arg, addr, v, n * size) != 0)
+		return (-1);
+	_memstat_kallsyms_ints(m, v, n, size);
+	return (0);
+}
+
 #define PAGE		4096u
 /* Less than the offsets of any kernel with KALLSYMS_ALL (> 64k symbols). */
 #define PROBE_STEP	(64u * 1024)
@@ -96,7 +123,7 @@ run_end(const struct kallsyms_memory *mem, uint64_t page, int dir,
 	int32_t v[PAGE / 4], last;
 	uint64_t at = page;
 
-	if (mem->read(mem->arg, at, v, PAGE) != 0)
+	if (read_ints(mem, at, v, PAGE / 4, 4) != 0)
 		return (-1);
 	last = v[0];
 	for (uint64_t n = 0; n < (uint64_t)KVM_MAX_SYMS * 4; n += PAGE) {
@@ -109,7 +136,8 @@ run_end(const struct kallsyms_memory *mem, uint64_t page, int dir,
 		}
 		at += PAGE;
 		/* The page after the tables may not be mapped: they end. */
-		if (mem->read(mem->arg, at, v, PAGE) != 0) {
+		if (read_ints(mem, at, v, PAGE / 4, 4) !=
+		    0) {
 			*end = at;
 			return (0);
 		}
@@ -136,7 +164,7 @@ run_holds(const struct kallsyms_memory *mem, uint64_t start, uint64_t end,
 	    at += n * 4) {
 		n = (end - at) / 4 < PAGE / 4 ? (size_t)(end - at) / 4 :
 		    PAGE / 4;
-		if (mem->read(mem->arg, at, v, n * 4) != 0)
+		if (read_ints(mem, at, v, n, 4) != 0)
 			return (-1);
 		for (size_t i = 0; i < n; i++) {
 			abs = v[i] >= 0 ? (uint64_t)v[i] :
@@ -220,8 +248,10 @@ markers_match(const struct kallsyms_memory *mem, uint64_t addr,
 	uint32_t v32;
 
 	for (uint32_t i = 0; i < nmarks; i++) {
-		if (esize == 8 ? mem->read(mem->arg, addr + i * 8ULL, &v, 8) !=
-		    0 : mem->read(mem->arg, addr + i * 4ULL, &v32, 4) != 0)
+		if (esize == 8 ? read_ints(mem,
+		    addr + i * 8ULL, &v, 1, 8) != 0 :
+		    read_ints(mem, addr + i * 4ULL, &v32, 1,
+		    4) != 0)
 			return (false);
 		if (esize == 4)
 			v = v32;
@@ -252,7 +282,8 @@ tokens_match(const struct kallsyms_memory *mem, struct kallsyms_tables *t)
 			return (false);
 	}
 	t->token_index = ALIGN8(t->token_table + at);
-	if (mem->read(mem->arg, t->token_index, index, sizeof(index)) != 0)
+	if (read_ints(mem, t->token_index, index, 256, 2) !=
+	    0)
 		return (false);
 	return (memcmp(index, start, sizeof(index)) == 0);
 }
@@ -273,8 +304,9 @@ tables_after(const struct kallsyms_memory *mem, uint64_t page, uint64_t end,
 	t->relative_base = ALIGN8(end);
 	t->num_syms = t->relative_base + 8;
 	t->names = ALIGN8(t->num_syms + 4);
-	if (mem->read(mem->arg, t->relative_base, &base, 8) != 0 ||
-	    mem->read(mem->arg, t->num_syms, &num, 4) != 0 ||
+	if (read_ints(mem, t->relative_base, &base, 1, 8) !=
+	    0 || read_ints(mem, t->num_syms, &num, 1, 4) !=
+	    0 ||
 	    (base & KERNEL_HALF) == 0 || num == 0 || num > KVM_MAX_SYMS ||
 	    (uint64_t)num * 4 > end || (t->offsets = end - num * 4ULL) > page ||
 	    run_holds(mem, t->offsets, end, base) != 0)
@@ -305,7 +337,8 @@ tables_after(const struct kallsyms_memory *mem, uint64_t page, uint64_t end,
 int
 _memstat_kvm_kallsyms_memory(struct memstat_kvm *kvm, struct kallsyms_memory *m)
 {
-	*m = (struct kallsyms_memory){ .read = dump_read, .arg = kvm };
+	*m = (struct kallsyms_memory){ .read = dump_read, .arg = kvm,
+	    .big_endian = kvm->arch.big_endian };
 	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "_stext", &m->stext) != 0)
 		return (-1);
 	if (_memstat_kvm_vmcoreinfo_symbol(kvm, "init_uts_ns", &m->data) != 0)
@@ -326,8 +359,8 @@ _memstat_kvm_kallsyms_find(const struct kallsyms_memory *mem,
 	/* Down from .data: the tables sit at the end of the read-only data. */
 	for (page = (data & ~(uint64_t)(PAGE - 1)) - PAGE; page >= mem->stext &&
 	    page < data; page -= PROBE_STEP) {
-		if (mem->read(mem->arg, page, v, PAGE) != 0 ||
-		    (dir = run_direction(v, PAGE / 4)) == 0)
+		if (read_ints(mem, page, v, PAGE / 4, 4) !=
+		    0 || (dir = run_direction(v, PAGE / 4)) == 0)
 			continue;
 		if (run_end(mem, page, dir, &end) == 0 &&
 		    tables_after(mem, page, end, t) == 0)

@@ -34,7 +34,15 @@ struct kallsyms_memory {
 	void		*arg;
 	uint64_t	 stext;		/* _stext, in this memory */
 	uint64_t	 data;		/* .data (init_uts_ns), or 0 */
+	bool		 big_endian;	/* the kernel's byte order */
 };
+
+/*
+ * n integers of size bytes (2, 4 or 8) read from m into v, an array of
+ * uint16_t, int32_t or uint64_t, made this machine's from m's byte order.
+ */
+void	_memstat_kallsyms_ints(const struct kallsyms_memory *m, void *v,
+	    size_t n, size_t size);
 
 /* The dump's memory, _stext and init_uts_ns from its VMCOREINFO. */
 int	_memstat_kvm_kallsyms_memory(struct memstat_kvm *kvm,

@@ -46,8 +46,12 @@ _memstat_kvm_cpu_offsets(struct memstat_kvm *kvm, uint64_t **offsets,
 	 */
 	if (_memstat_kvm_symbol(kvm, "__per_cpu_offset", &addr) == 0) {
 		if (_memstat_kvm_read(kvm, addr, *offsets,
-		    *n * sizeof(uint64_t)) == 0)
+		    *n * sizeof(uint64_t)) == 0) {
+			for (uint32_t i = 0; i < *n; i++)
+				(*offsets)[i] = _memstat_kvm_u64(kvm,
+				    &(*offsets)[i]);
 			return (0);
+		}
 	} else if (!_memstat_kvm_code_only(kvm, "__per_cpu_offset") &&
 	    *n == 1)
 		return (0);

@@ -113,7 +113,7 @@ scan_page(void *arg, uint64_t page, const uint8_t *bytes)
 	uint32_t type;
 	uint64_t e = page + f->lru.offset, next;
 
-	memcpy(&type, bytes + f->page_type.offset, 4);
+	type = (uint32_t)_memstat_kvm_member_of(f->kvm, bytes, &f->page_type);
 	if (f->top_byte ? (type >> 24) != (f->buddy >> 24) : type != f->buddy)
 		return (0);
 	for (uint32_t n = 0; n < MAX_STEPS; n++) {

@@ -319,12 +319,12 @@ slab_owners(void *arg, uint64_t page, const uint8_t *bytes, uint64_t cache)
 	(void)page;
 	if ((c = find_addr(w->caches, w->ncaches, cache)) == NULL)
 		return (0);
-	vector = _memstat_slab_pages_member(bytes, &l->vector);
+	vector = _memstat_kvm_member_of(w->kvm, bytes, &l->vector);
 	if ((vector & l->vector_flag) == 0)
 		return (0);
 	base = vector & ~l->flag_mask;
-	objects = _memstat_slab_pages_member(bytes, &l->slab.objects);
-	stride = l->has_stride ? _memstat_slab_pages_member(bytes,
+	objects = _memstat_kvm_member_of(w->kvm, bytes, &l->slab.objects);
+	stride = l->has_stride ? _memstat_kvm_member_of(w->kvm, bytes,
 	    &l->stride) : l->slot_size;
 	if (base == 0 || objects == 0 || objects > MAX_OBJECTS ||
 	    stride < l->slot_size || stride > VECTOR_CHUNK)
@@ -343,12 +343,13 @@ slab_owners(void *arg, uint64_t page, const uint8_t *bytes, uint64_t cache)
 				return (-1);
 			/* A filtered dump's hole: its objects said, not owned. */
 			w->unowned_slabs++;
-			w->unowned_objects += _memstat_slab_pages_member(bytes,
-			    &l->slab.inuse);
+			w->unowned_objects += _memstat_kvm_member_of(w->kvm,
+			    bytes, &l->slab.inuse);
 			return (0);
 		}
 		for (uint64_t j = 0; j < n; j++) {
-			memcpy(&objcg, w->vector + j * stride + l->slot_objcg, 8);
+			objcg = _memstat_kvm_u64(w->kvm,
+			    w->vector + j * stride + l->slot_objcg);
 			if (objcg != 0 && count_owner(w, objcg,
 			    (uint32_t)c->index) != 0)
 				return (_memstat_kvm_fail(w->kvm,

@@ -122,16 +122,20 @@ static int
 read_signed(struct memstat_kvm *kvm, uint64_t base,
     const struct kvm_member *m, int64_t *v)
 {
-	union { int8_t b; int16_t h; int32_t w; int64_t d; } u;
+	unsigned char b[8];
+	uint64_t u;
+	unsigned pad;
 
 	if (m->bit_size != 0 || (m->size != 1 && m->size != 2 &&
 	    m->size != 4 && m->size != 8))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "a %" PRIu32 "-byte stock count", m->size));
-	if (_memstat_kvm_read(kvm, base + m->offset, &u, m->size) != 0)
+	if (_memstat_kvm_read(kvm, base + m->offset, b, m->size) != 0)
 		return (-1);
-	*v = m->size == 1 ? u.b : m->size == 2 ? u.h : m->size == 4 ? u.w :
-	    u.d;
+	/* Its sign carried into the bits above its own. */
+	pad = 64 - 8 * m->size;
+	u = _memstat_kvm_uint(kvm, b, m->size) << pad;
+	*v = (int64_t)u >> pad;
 	/* A page each way in a stock, 32 pages in a batch: far below. */
 	if (*v > MAX_HELD || *v < -MAX_HELD)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,

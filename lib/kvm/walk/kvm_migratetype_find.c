@@ -125,7 +125,7 @@ _memstat_buddy_type_names_find(struct memstat_kvm *kvm, int ntypes,
 		if (_memstat_kvm_read(kvm, a, buf, CHUNK) != 0)
 			continue;
 		for (uint32_t i = 0; i < CHUNK && rc != 0; i += 8) {
-			memcpy(&w, buf + i, 8);
+			w = _memstat_kvm_u64(kvm, buf + i);
 			for (int h = 0; h < f.nhits && rc != 0; h++)
 				if (w == f.hits[h] && array_at(&f, a + i)) {
 					*array = a + i;

@@ -75,12 +75,14 @@ entry(struct memstat_kvm *kvm, const struct kernfs_layout *l, uint64_t kn,
 {
 	char name[NAME_LEN], target[NAME_LEN];
 	uint64_t p, tkn;
+	unsigned char b[2];
 	uint16_t flags;
 	int error;
 
-	if (_memstat_kvm_read(kvm, kn + l->kn_flags.offset, &flags,
-	    sizeof(flags)) != 0)
+	if (_memstat_kvm_read(kvm, kn + l->kn_flags.offset, b, sizeof(b)) !=
+	    0)
 		return (-1);
+	flags = (uint16_t)_memstat_kvm_uint(kvm, b, sizeof(b));
 	if ((flags & KERNFS_TYPE_MASK) != l->link)
 		return (0);
 	if (read_ptr(kvm, kn, &l->kn_name, &p) != 0 ||

@@ -48,29 +48,15 @@ _memstat_slab_pages_layout(struct memstat_kvm *kvm, struct slab_pages *sp)
 	return (0);
 }
 
-uint64_t
-_memstat_slab_pages_member(const uint8_t *bytes, const struct kvm_member *m)
-{
-	uint64_t v = 0;
-
-	memcpy(&v, bytes + m->offset, m->size < 8 ? m->size : 8);
-	if (m->bit_size != 0)
-		v = (v >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
-	return (v);
-}
-
 static bool
-is_slab(const struct slab_pages *sp, const uint8_t *p)
+is_slab(const struct memstat_kvm *kvm, const struct slab_pages *sp,
+    const uint8_t *p)
 {
-	uint64_t flags = 0;
-	uint32_t type = 0;
-
-	if (sp->slab_bit != 0) {
-		memcpy(&flags, p + sp->flags.offset, 8);
-		return ((flags & sp->slab_bit) != 0);
-	}
-	memcpy(&type, p + sp->page_type.offset, 4);
-	return ((type >> 24) == sp->slab_type);
+	if (sp->slab_bit != 0)
+		return ((_memstat_kvm_member_of(kvm, p, &sp->flags) &
+		    sp->slab_bit) != 0);
+	return ((_memstat_kvm_member_of(kvm, p, &sp->page_type) >> 24) ==
+	    sp->slab_type);
 }
 
 struct each {
@@ -85,11 +71,11 @@ static int
 each_page(void *arg, uint64_t page, const uint8_t *bytes)
 {
 	struct each *e = arg;
-	uint64_t cache = 0;
+	uint64_t cache;
 
-	if (!is_slab(e->sp, bytes))
+	if (!is_slab(e->kvm, e->sp, bytes))
 		return (0);
-	memcpy(&cache, bytes + e->sp->slab_cache.offset, 8);
+	cache = _memstat_kvm_member_of(e->kvm, bytes, &e->sp->slab_cache);
 	if (!_memstat_kvm_arch_in_direct_map(e->kvm, cache))
 		return (0);
 	return (e->fn(e->arg, page, bytes, cache));

@@ -38,8 +38,4 @@ int	_memstat_slab_pages_each(struct memstat_kvm *kvm,
 	    int (*fn)(void *arg, uint64_t page, const uint8_t *bytes,
 	    uint64_t cache), void *arg);
 
-/* A member of a struct read already (bytes), as an unsigned number. */
-uint64_t _memstat_slab_pages_member(const uint8_t *bytes,
-	    const struct kvm_member *m);
-
 #endif /* !KVM_SLAB_PAGES_H */

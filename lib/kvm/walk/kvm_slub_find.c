@@ -156,9 +156,12 @@ _memstat_slub_online_nodes(struct memstat_kvm *kvm, uint64_t *n)
 		size = 8;
 	if (_memstat_kvm_read(kvm, map, words, size) != 0)
 		return (-1);
-	for (uint32_t w = 0; w < size / 8; w++)
+	for (uint32_t w = 0; w < size / 8; w++) {
+		uint64_t word = _memstat_kvm_u64(kvm, &words[w]);
+
 		for (unsigned b = 0; b < 64; b++)
-			if (words[w] & (1ULL << b))
+			if (word & (1ULL << b))
 				*n = (uint64_t)w * 64 + b + 1;
+	}
 	return (0);
 }

@@ -215,21 +215,10 @@ keeps_owners(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t cache,
 
 /* An int member of a track already read into t. */
 static int32_t
-track_int(const uint8_t *t, const struct kvm_member *m)
+track_int(const struct memstat_kvm *kvm, const uint8_t *t,
+    const struct kvm_member *m)
 {
-	int32_t v;
-
-	memcpy(&v, t + m->offset, sizeof(v));
-	return (v);
-}
-
-static uint64_t
-track_u64(const uint8_t *t, const struct kvm_member *m)
-{
-	uint64_t v;
-
-	memcpy(&v, t + m->offset, sizeof(v));
-	return (v);
+	return ((int32_t)(uint32_t)_memstat_kvm_member_of(kvm, t, m));
 }
 
 /* The track's stack into o->stack (none: OBJECTS_NO_STACK). */
@@ -242,7 +231,8 @@ track_stack(struct memstat_kvm *kvm, struct cache_walk *w, const uint8_t *t,
 
 	o->stack = OBJECTS_NO_STACK;
 	if (l->depot) {
-		memcpy(&handle, t + l->track_stack.offset, sizeof(handle));
+		handle = (uint32_t)_memstat_kvm_member_of(kvm, t,
+		    &l->track_stack);
 		if (handle == 0)
 			return (0);
 		slot = (handle * 2654435761U) >> (32 - STACK_BITS);
@@ -256,9 +246,9 @@ track_stack(struct memstat_kvm *kvm, struct cache_walk *w, const uint8_t *t,
 			return (0);
 		}
 	} else {
-		memcpy(w->frames, t + l->track_stack.offset,
-		    l->track_stack.size);
-		while (n < l->track_stack.size / 8 && w->frames[n] != 0)
+		while (n < l->track_stack.size / 8 && (w->frames[n] =
+		    _memstat_kvm_u64(kvm, t + l->track_stack.offset + n * 8))
+		    != 0)
 			n++;
 	}
 	if (n == 0)
@@ -306,10 +296,10 @@ object_add(struct memstat_kvm *kvm, struct cache_walk *w, uint64_t p,
 	else if (_memstat_kvm_read(kvm, p + w->info_end, copy,
 	    l->track_size) != 0)
 		return (-1);
-	o.callsite = track_u64(t, &l->track_addr);
-	o.pid = track_int(t, &l->track_pid);
-	cpu = track_int(t, &l->track_cpu);
-	when = track_u64(t, &l->track_when);
+	o.callsite = _memstat_kvm_member_of(kvm, t, &l->track_addr);
+	o.pid = track_int(kvm, t, &l->track_pid);
+	cpu = track_int(kvm, t, &l->track_cpu);
+	when = _memstat_kvm_member_of(kvm, t, &l->track_when);
 	if (o.pid < 0 || o.pid > PID_MAX_LIMIT) {
 		o.damage |= MEMSTAT_OBJECT_BAD_PID;
 		o.pid = -1;

@@ -28,16 +28,14 @@ int
 _memstat_slub_member(struct memstat_kvm *kvm, uint64_t base,
     const struct kvm_member *m, uint64_t *v)
 {
-	uint64_t x = 0;
+	unsigned char b[8];
 
-	if (m->size > sizeof(x))
+	if (m->size > sizeof(b))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 		    "a %" PRIu32 "-byte counter", m->size));
-	if (_memstat_kvm_read(kvm, base + m->offset, &x, m->size) != 0)
+	if (_memstat_kvm_read(kvm, base + m->offset, b, m->size) != 0)
 		return (-1);
-	if (m->bit_size != 0)
-		x = (x >> m->bit_shift) & ((1ULL << m->bit_size) - 1);
-	*v = x;
+	*v = _memstat_kvm_member_word(kvm, b, m);
 	return (0);
 }
 
@@ -153,7 +151,8 @@ _memstat_slub_freelist(struct memstat_kvm *kvm, const struct slub_memmap *mm,
 		if (free != NULL)
 			free[i / 8] |= (uint8_t)(1u << (i % 8));
 		if (bytes != NULL && p - base + g->offset + 8 <= end - base)
-			memcpy(&stored, bytes + (p - base) + g->offset, 8);
+			stored = _memstat_kvm_u64(kvm, bytes + (p - base) +
+			    g->offset);
 		else if (_memstat_kvm_read_u64(kvm, p + g->offset, &stored) !=
 		    0)
 			return (-1);

@@ -111,6 +111,8 @@ _memstat_depot_stack(struct memstat_kvm *kvm, struct depot_layout *d,
 	if (_memstat_kvm_read(kvm, rec + d->rec_entries.offset, frames,
 	    size * 8) != 0)
 		return (-1);
+	for (uint64_t i = 0; i < size; i++)
+		frames[i] = _memstat_kvm_u64(kvm, &frames[i]);
 	*n = (uint32_t)size;
 	return (0);
 bad:
