@@ -203,12 +203,24 @@ cmp_addr(const void *a, const void *b)
 	return (x->addr < y->addr ? -1 : x->addr > y->addr);
 }
 
+/*
+ * v[0..n) sorted by address, and searched.  v is NULL while n is 0 (a
+ * walk whose memcgs' own obj_cgroups were all left out): neither qsort
+ * nor bsearch may be given it.
+ */
+static void
+sort_addrs(struct addr_index *v, size_t n)
+{
+	if (n > 0)
+		qsort(v, n, sizeof(*v), cmp_addr);
+}
+
 static const struct addr_index *
 find_addr(const struct addr_index *v, size_t n, uint64_t addr)
 {
 	struct addr_index key = { addr, 0 };
 
-	return (bsearch(&key, v, n, sizeof(*v), cmp_addr));
+	return (n == 0 ? NULL : bsearch(&key, v, n, sizeof(*v), cmp_addr));
 }
 
 /* Every cache of slab_caches, as a cache of cg and by its address. */
@@ -609,8 +621,8 @@ place(struct walk *w, struct tree *t, uint64_t memcg, size_t *group)
 	    group)) == 0)
 		;
 	/* Sorted again for give_out()'s lookups, whatever was added. */
-	qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
-	qsort(t->own, t->nown, sizeof(*t->own), cmp_addr);
+	sort_addrs(t->memcgs, t->nmemcgs);
+	sort_addrs(t->own, t->nown);
 	if (rc == 0)
 		return (0);
 	return (w->kvm->err.code == MEMSTAT_ERROR_NOMEMORY ? -1 : 1);
@@ -628,8 +640,8 @@ give_out(struct walk *w, struct tree *t)
 	bool inherited = false, left = false;
 	int rc;
 
-	qsort(t->memcgs, t->nmemcgs, sizeof(*t->memcgs), cmp_addr);
-	qsort(t->own, t->nown, sizeof(*t->own), cmp_addr);
+	sort_addrs(t->memcgs, t->nmemcgs);
+	sort_addrs(t->own, t->nown);
 	/* By obj_cgroup, so that each one's memcg is read once. */
 	qsort(w->counts, w->nslots, sizeof(*w->counts), cmp_count);
 	for (size_t s = 0; s < w->nslots; s++) {
