@@ -914,6 +914,21 @@ test_buddy_by_structure(void **state)
 	}
 }
 
+/* The cgroups walked on the dump at path, which must say what it left out. */
+static struct memstat_cgroups *
+cgroups_left_out(const char *path, const char **why)
+{
+	struct memstat_cgroups *cg;
+	void *kvm;
+
+	assert_non_null(cg = memstat_cgroups_alloc());
+	assert_non_null(kvm = memstat_kvm_open(path, NULL, NULL));
+	assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
+	memstat_kvm_close(kvm);
+	assert_non_null(*why = memstat_cgroups_left_out(cg));
+	return (cg);
+}
+
 /*
  * A capture kernel's -c -d 31 dump whose filter left out slabs' owner
  * vectors (Debian 12's makedumpfile on 7.2): their objects are said,
@@ -924,17 +939,12 @@ test_cgroup_owners_left_out(void **state)
 {
 	struct memstat_cgroups *cg;
 	const char *why;
-	void *kvm;
 
 	(void)state;
-	assert_non_null(cg = memstat_cgroups_alloc());
-	assert_non_null(kvm = memstat_kvm_open(
-	    "fixtures/vmcore/sid-7.2-kdump-cgroups/vmcore.c-d31", NULL, NULL));
-	assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
-	assert_non_null(why = memstat_cgroups_left_out(cg));
+	cg = cgroups_left_out(
+	    "fixtures/vmcore/sid-7.2-kdump-cgroups/vmcore.c-d31", &why);
 	assert_non_null(strstr(why, "the owners of 1414 objects in 92 slabs "
 	    "are in pages the dump left out"));
-	memstat_kvm_close(kvm);
 	memstat_cgroups_free(cg);
 }
 
@@ -950,14 +960,10 @@ test_cgroup_memcg_pages_left_out(void **state)
 {
 	struct memstat_cgroups *cg;
 	const char *why;
-	void *kvm;
 
 	(void)state;
-	assert_non_null(cg = memstat_cgroups_alloc());
-	assert_non_null(kvm = memstat_kvm_open(
-	    "fixtures/vmcore/sid-7.2-kdump-own/vmcore.c-d31", NULL, NULL));
-	assert_int_equal(memstat_cgroups_kvm(cg, kvm), 0);
-	assert_non_null(why = memstat_cgroups_left_out(cg));
+	cg = cgroups_left_out("fixtures/vmcore/sid-7.2-kdump-own/vmcore.c-d31",
+	    &why);
 	assert_non_null(strstr(why, "a memory cgroup's own obj_cgroups are "
 	    "in a page the dump left out"));
 	assert_non_null(strstr(why, "the root memory cgroup is in a page the "
@@ -965,7 +971,6 @@ test_cgroup_memcg_pages_left_out(void **state)
 	assert_int_equal(memstat_cgroups_count(cg), 3);
 	assert_string_equal(memstat_cgroup_path(cg, 0), "/");
 	assert_true(memstat_cgroup_memory(cg, 0) == UINT64_MAX);
-	memstat_kvm_close(kvm);
 	memstat_cgroups_free(cg);
 }
 
