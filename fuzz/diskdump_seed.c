@@ -58,7 +58,7 @@ main(int argc, char *argv[])
 	memcpy(&nsub, head + 432, 4);
 	if (nsub == 0 || nsub > 8 || pread(fd, sub, PAGE * nsub, PAGE) !=
 	    (ssize_t)(PAGE * nsub) || _memstat_diskdump_phys_load(&dd,
-	    &file) != 0 || dd == NULL || (c = libdeflate_alloc_compressor(6)) ==
+	    &file, false) != 0 || dd == NULL || (c = libdeflate_alloc_compressor(6)) ==
 	    NULL)
 		errx(1, "%s: not a kdump-compressed file of 4 KiB pages",
 		    argv[1]);

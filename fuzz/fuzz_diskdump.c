@@ -39,7 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	file = (struct kvm_dump_file){ .fd = fd };
 	if (_memstat_kvm_check_headers(kvm, &file, &diskdump, &big) == 0 &&
 	    diskdump) {
-		if (_memstat_diskdump_phys_load(&dd, &file) != 0)
+		if (_memstat_diskdump_phys_load(&dd, &file, big) != 0)
 			abort();
 		for (uint64_t pfn = 0; dd != NULL && pfn < PFNS; pfn++) {
 			memset(buf, 0, PAGE);

@@ -48,7 +48,8 @@ open_readers(struct readers *r, const char *path)
 	assert_int_equal(_memstat_kdumpfile_load(err, sizeof(err)), 0);
 	assert_true((r->fd = open(path, O_RDONLY)) != -1);
 	r->file = (struct kvm_dump_file){ .fd = r->fd };
-	assert_int_equal(_memstat_diskdump_phys_load(&r->dd, &r->file), 0);
+	assert_int_equal(_memstat_diskdump_phys_load(&r->dd, &r->file, false),
+	    0);
 	assert_non_null(r->dd);
 	assert_non_null(r->ctx = kdump_new());
 	kdump_set_number_attr(r->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,

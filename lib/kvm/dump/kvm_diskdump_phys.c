@@ -87,6 +87,7 @@ struct diskdump_phys {
 	uint64_t	 notes_off, notes_len;	/* the ELF notes, in the file */
 	uint64_t	 file_size;
 	uint32_t	 page, shift;
+	bool		 big;		/* the dumped machine's byte order */
 	struct pager	 pager;
 	struct pager	*helpers;	/* the other CPUs', once shared */
 	size_t		 nhelpers;
@@ -123,11 +124,11 @@ window_read(struct window *w, const struct kvm_dump_file *f, uint64_t off,
 	return (w->buf);
 }
 
-/* A little-endian field: this reads the kdump files of such machines. */
+/* A header's or descriptor's field, in the dumped machine's order. */
 static uint64_t
-le(const unsigned char *p, int n)
+field(const struct diskdump_phys *dd, const unsigned char *p, int n)
 {
-	return (_memstat_uint_in(p, (size_t)n, false));
+	return (_memstat_uint_in(p, (size_t)n, dd->big));
 }
 
 /*
@@ -145,25 +146,25 @@ geometry(struct diskdump_phys *dd, const struct kvm_dump_file *f,
 	if (_memstat_dump_pread_all(f, h, sizeof(h), 0) != 0 ||
 	    memcmp(h, "KDUMP   ", 8) != 0)
 		return (false);
-	version = le(h + DH_VERSION, 4);
-	block = le(h + DH_BLOCK_SIZE, 4);
-	nsub = le(h + DH_SUB_BLOCKS, 4);
-	nbitmap = le(h + DH_BITMAP_BLOCKS, 4);
-	npfn = le(h + DH_MAX_MAPNR, 4);
+	version = field(dd, h + DH_VERSION, 4);
+	block = field(dd, h + DH_BLOCK_SIZE, 4);
+	nsub = field(dd, h + DH_SUB_BLOCKS, 4);
+	nbitmap = field(dd, h + DH_BITMAP_BLOCKS, 4);
+	npfn = field(dd, h + DH_MAX_MAPNR, 4);
 	if (block < 512 || block > MAX_PAGE || (block & (block - 1)) != 0 ||
 	    version < 1 || version > 0x7fffffff || nbitmap == 0 ||
 	    _memstat_dump_pread_all(f, sub, sizeof(sub), block) != 0 ||
-	    le(sub + SUB_SPLIT, 4) != 0)
+	    field(dd, sub + SUB_SPLIT, 4) != 0)
 		return (false);
 	if (version >= 6)
-		npfn = le(sub + SUB_MAX_MAPNR64, 8);
+		npfn = field(dd, sub + SUB_MAX_MAPNR64, 8);
 	if (version >= 3) {
-		dd->info_off = le(sub + SUB_VMCOREINFO, 8);
-		dd->info_len = le(sub + SUB_VMCOREINFO + 8, 8);
+		dd->info_off = field(dd, sub + SUB_VMCOREINFO, 8);
+		dd->info_len = field(dd, sub + SUB_VMCOREINFO + 8, 8);
 	}
 	if (version >= 4) {
-		dd->notes_off = le(sub + SUB_NOTES, 8);
-		dd->notes_len = le(sub + SUB_NOTES + 8, 8);
+		dd->notes_off = field(dd, sub + SUB_NOTES, 8);
+		dd->notes_len = field(dd, sub + SUB_NOTES + 8, 8);
 	}
 	dd->page = (uint32_t)block;
 	for (dd->shift = 0; (1U << dd->shift) < dd->page; dd->shift++)
@@ -199,7 +200,9 @@ index_bitmap(struct diskdump_phys *dd, const struct kvm_dump_file *f,
 	for (size_t i = 0; *usable && i < ngroups * GROUP_WORDS; i++) {
 		if (i % GROUP_WORDS == 0)
 			dd->rank[i / GROUP_WORDS] = total;
-		dd->bits[i] = le((const unsigned char *)&dd->bits[i], 8);
+		/* Bytes of bits, pfn % 8 the low one, whatever the order. */
+		dd->bits[i] = _memstat_uint_in((const unsigned char *)
+		    &dd->bits[i], 8, false);
 		total += (uint64_t)__builtin_popcountll(dd->bits[i]);
 	}
 	return (0);
@@ -230,7 +233,7 @@ pager_free(struct pager *pg)
 
 int
 _memstat_diskdump_phys_load(struct diskdump_phys **ddp,
-    const struct kvm_dump_file *f)
+    const struct kvm_dump_file *f, bool big)
 {
 	struct diskdump_phys *dd;
 	uint64_t off, len;
@@ -243,6 +246,7 @@ _memstat_diskdump_phys_load(struct diskdump_phys **ddp,
 	if ((dd = calloc(1, sizeof(*dd))) == NULL)
 		return (-1);
 	dd->file_size = size;
+	dd->big = big;
 	if (!geometry(dd, f, &off, &len)) {
 		free(dd);
 		return (0);
@@ -305,9 +309,9 @@ descriptors(const struct diskdump_phys *dd, struct pager *pg,
 	for (size_t i = 0; i < k; i++) {
 		const unsigned char *e = d + i * DESC_SIZE;
 
-		pd[i].off = le(e, 8);
-		pd[i].size = (uint32_t)le(e + 8, 4);
-		pd[i].flags = (uint32_t)le(e + 12, 4);
+		pd[i].off = field(dd, e, 8);
+		pd[i].size = (uint32_t)field(dd, e + 8, 4);
+		pd[i].flags = (uint32_t)field(dd, e + 12, 4);
 		if (pd[i].off > dd->file_size ||
 		    pd[i].size > dd->file_size - pd[i].off ||
 		    (pd[i].flags == 0 ? pd[i].size != dd->page :
@@ -537,10 +541,16 @@ _memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
 	}
 	if ((p = read_new(dd, f, dd->notes_off, dd->notes_len, &nomem)) !=
 	    NULL && _memstat_vmcoreinfo_in_notes(p, (size_t)dd->notes_len,
-	    false, text) != 0)
+	    dd->big, text) != 0)
 		nomem = true;
 	free(p);
 	return (nomem ? -1 : 0);
+}
+
+uint64_t
+_memstat_diskdump_phys_end(const struct diskdump_phys *dd)
+{
+	return (dd->npfn << dd->shift);
 }
 
 bool

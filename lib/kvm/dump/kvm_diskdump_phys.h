@@ -29,11 +29,14 @@ struct diskdump_phys;
 
 /*
  * The dump's page index if it is one this reads (else *dd is NULL and
- * every read is libkdumpfile's).  The headers were checked already
- * (kvm_headers.c).  0, or -1 when memory runs out.
+ * every read is libkdumpfile's), its header's numbers in the order big
+ * says (kvm_headers.c chose it when it checked them).  0, or -1 when
+ * memory runs out.
  */
 int	_memstat_diskdump_phys_load(struct diskdump_phys **dd,
-	    const struct kvm_dump_file *f);
+	    const struct kvm_dump_file *f, bool big);
+/* The end of the physical memory the dump's bitmap covers. */
+uint64_t _memstat_diskdump_phys_end(const struct diskdump_phys *dd);
 /*
  * The first page of [paddr, paddr + len) that the dump left out (its
  * bitmap's bit clear: makedumpfile -d), into *left: true, or false when

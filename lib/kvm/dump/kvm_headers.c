@@ -17,6 +17,9 @@
 /* Where block_size, sub_hdr_size and bitmap_blocks are: 64- and 32-bit. */
 #define DD64_BLOCK_SIZE		428
 #define DD32_BLOCK_SIZE		416
+/* header_version, after the signature: 1 to 6 in the dumps of today. */
+#define DD_VERSION		8
+#define DD_VERSION_MAX		0xffff
 
 bool
 _memstat_kvm_is_core(const unsigned char *m, size_t n)
@@ -55,8 +58,8 @@ diskdump_layout_fits(const unsigned char *h, size_t off, bool big,
 }
 
 /*
- * A kdump header, in the dumped machine's byte order: the one whose
- * block size is one libkdumpfile would take (a power of two from 512).
+ * A kdump header, in the dumped machine's byte order, whose block size
+ * is one libkdumpfile would take (a power of two from 512).
  */
 static int
 check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
@@ -67,17 +70,17 @@ check_diskdump(struct memstat_kvm *kvm, const unsigned char *h, ssize_t n,
 	if (n < DISKDUMP_HEADER_SIZE)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header cut short"));
-	*big = false;
+	/*
+	 * The order in which the header's version is a small number: a
+	 * block size alone can mislead, as QEMU's big-endian s390x header's
+	 * 4096 read little-endian is 1 MiB, a power of two too.
+	 */
+	*big = get(h + DD_VERSION, 4, false) > DD_VERSION_MAX;
 	fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, *big, size, &p64);
-	if (!p64) {
-		*big = true;
-		fits64 = diskdump_layout_fits(h, DD64_BLOCK_SIZE, *big, size,
-		    &p64);
-	}
-	if (!p64)
+	if (!p64 || get(h + DD_VERSION, 4, *big) > DD_VERSION_MAX)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "kdump header of no 64-bit kernel (block size %" PRIu64
-		    ")", get(h + DD64_BLOCK_SIZE, 4, false)));
+		    ")", get(h + DD64_BLOCK_SIZE, 4, *big)));
 	if (!fits64 || !diskdump_layout_fits(h, DD32_BLOCK_SIZE, *big, size,
 	    &p32))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
