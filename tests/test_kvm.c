@@ -12,7 +12,9 @@
 
 #include <bpf/btf.h>
 
+#include "fixture.h"
 #include "testlib.h"
+#include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_file.h"
 #include "kvm/dump/kvm_flat.h"
@@ -365,6 +367,76 @@ test_truncated(void **state)
 	assert_non_null(strstr(memstat_kvm_geterr(kvm), "0x"));
 	assert_matches_guest(list);
 	memstat_kvm_close(kvm);
+	unlink(path);
+	memstat_mtl_free(list);
+}
+
+/*
+ * Physical address paddr's offset in an ELF core of either byte order
+ * (its PT_LOADs), or -1.
+ */
+static off_t
+elf_offset_of(int fd, uint64_t paddr)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	assert_int_equal(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+	assert_true(_memstat_elf_ehdr(&eh));
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		assert_int_equal(pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff +
+		    i * sizeof(ph))), (ssize_t)sizeof(ph));
+		_memstat_elf_phdrs(&ph, 1, _memstat_elf_big(&eh));
+		if (ph.p_type == PT_LOAD && paddr >= ph.p_paddr &&
+		    paddr - ph.p_paddr < ph.p_filesz)
+			return ((off_t)(ph.p_offset + (paddr - ph.p_paddr)));
+	}
+	return (-1);
+}
+
+/*
+ * QEMU's s390x dumps carry no VMCOREINFO: the kernel's note is found in
+ * memory, by the lowcore's pointer to it, else page by page; with the
+ * note gone, the open fails in one line and the reports' caches are the
+ * guest's either way.
+ */
+static void
+test_vmcoreinfo_in_ram(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/memstat-s390-XXXXXX";
+	static const unsigned char zero[16];
+	struct memory_type_list *list = memstat_mtl_alloc();
+	unsigned char ptr[8];
+	uint64_t note = 0;
+	void *kvm, *dump;
+	size_t len;
+	off_t at;
+	int fd;
+
+	(void)state;
+	assert_non_null(dump = fixture_load("fixtures/vmcore/sid-7.2-s390x/"
+	    "vmcore.elf", &len));
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, dump, len), (ssize_t)len);
+	free(dump);
+	/* lowcore.vmcore_info, big-endian, and the note it points at. */
+	assert_true((at = elf_offset_of(fd, 0xe0c)) > 0);
+	assert_int_equal(pread(fd, ptr, sizeof(ptr), at), (ssize_t)8);
+	for (int i = 0; i < 8; i++)
+		note = note << 8 | ptr[i];
+	assert_int_equal(note & 0xfff, 0);
+	assert_int_equal(pwrite(fd, zero, 8, at), 8);
+	assert_non_null(kvm = memstat_kvm_open(path, NULL, errbuf));
+	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
+	assert_true(memstat_mtl_first(list) != NULL);
+	memstat_kvm_close(kvm);
+	/* No note anywhere: one line, nothing opened. */
+	assert_true((at = elf_offset_of(fd, note)) > 0);
+	assert_int_equal(pwrite(fd, zero, sizeof(zero), at), 16);
+	assert_null(memstat_kvm_open(path, NULL, errbuf));
+	assert_non_null(strstr(errbuf, "VMCOREINFO"));
+	assert_null(strchr(errbuf, '\n'));
+	close(fd);
 	unlink(path);
 	memstat_mtl_free(list);
 }
@@ -999,6 +1071,7 @@ main(void)
 		cmocka_unit_test(test_buddy_by_structure),
 		cmocka_unit_test(test_cgroup_owners_left_out),
 		cmocka_unit_test(test_cgroup_memcg_pages_left_out),
+		cmocka_unit_test(test_vmcoreinfo_in_ram),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

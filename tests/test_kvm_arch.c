@@ -4,8 +4,9 @@
  * each granule (4, 16 and 64 KiB), 3 to 5 levels, blocks at each level
  * that has them, LPA's and LPA2's high output bits, and reserved and
  * invalid entries; its answers kept per page; the linear map, KASLR and
- * pointer authentication from a VMCOREINFO; and which architecture an
- * image is, or the one line saying it is not read.
+ * pointer authentication from a VMCOREINFO; s390x's DAT tables, big-endian,
+ * and its maps; and which architecture an image is, or the one line
+ * saying it is not read.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct phys {
 	uint64_t	 addr[MAX_WORDS], word[MAX_WORDS];
 	size_t		 n;
 	unsigned	 reads;
+	bool		 big;		/* s390x's words: big-endian */
 };
 
 static void
@@ -42,9 +44,9 @@ peek(void *arg, uint64_t paddr, void *buf, size_t len)
 		return (false);
 	for (size_t i = 0; i < p->n; i++)
 		if (p->addr[i] == paddr) {
-			/* Little-endian, as both architectures' tables are. */
+			/* In the machine's order, whatever this one's. */
 			for (int k = 0; k < 8; k++)
-				((unsigned char *)buf)[k] =
+				((unsigned char *)buf)[p->big ? 7 - k : k] =
 				    (unsigned char)(p->word[i] >> (8 * k));
 			return (true);
 		}
@@ -490,6 +492,133 @@ test_x86_setup(void **state)
 	assert_int_equal(kvm.arch.addr_mask, 0x000f7ffffffff000ULL);
 }
 
+/* s390x's DAT: an entry's table type (TT), invalid bits, frame control. */
+#define S390_TT(t)	((uint64_t)(t) << 2)
+#define S390_FC		(1ULL << 10)
+#define S390_TABLE_I	(1ULL << 5)
+#define S390_PAGE_I	(1ULL << 10)
+
+static uint64_t
+s390x_walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
+    int *rc)
+{
+	uint64_t pa = 0;
+
+	*rc = _memstat_kvm_arch_s390x.walk(st, vaddr, &pa, peek, p);
+	return (pa);
+}
+
+/* Slot of vaddr in a table of type t (3 region-first .. 0 segment). */
+static uint64_t
+s390x_slot(uint64_t table, uint64_t vaddr, unsigned t)
+{
+	return (table + ((vaddr >> (20 + 11 * t)) & 0x7ff) * 8);
+}
+
+/*
+ * s390x, big-endian tables: a region-third top table as Debian's 7.2
+ * builds (its image at 0x3ffff311af4 in one boot) and a region-first one;
+ * 4 KiB pages, 1 MiB and 2 GiB frames; invalid entries and a table type
+ * that does not match its place refused.
+ */
+static void
+test_walk_s390x(void **state)
+{
+	const uint64_t image = 0x3ffff311af4ULL, small = 0x12345678ULL;
+	struct kvm_arch_state st = { .ops = &_memstat_kvm_arch_s390x,
+	    .big_endian = true, .page_shift = 12, .pgd = 0x100000 };
+	struct phys p = { .n = 0, .big = true };
+	int rc;
+
+	(void)state;
+	poke(&p, s390x_slot(0x100000, image, 1), 0x200000 | S390_TT(1) | 3);
+	poke(&p, s390x_slot(0x200000, image, 0), 0x300000 | S390_TT(0));
+	poke(&p, 0x300000 + ((image >> 12) & 0xff) * 8, 0x1911000ULL | 0x1);
+	assert_int_equal(s390x_walk(&st, &p, image, &rc), 0x1911af4ULL);
+	assert_int_equal(rc, 0);
+	/* A page marked invalid. */
+	p.word[2] |= S390_PAGE_I;
+	(void)s390x_walk(&st, &p, image, &rc);
+	assert_int_equal(rc, -1);
+	/* A 1 MiB frame from the segment table. */
+	p.word[1] = 0x40000000ULL | S390_FC | S390_TT(0);
+	assert_int_equal(s390x_walk(&st, &p, image, &rc),
+	    0x40000000ULL | (image & 0xfffff));
+	/* A 2 GiB frame from the region-third table. */
+	p.word[0] = 0x80000000ULL | S390_FC | S390_TT(1);
+	assert_int_equal(s390x_walk(&st, &p, image, &rc),
+	    0x80000000ULL | (image & 0x7fffffff));
+	assert_int_equal(rc, 0);
+	/* A segment entry where a region-third one belongs. */
+	p.word[0] = 0x200000 | S390_TT(0);
+	(void)s390x_walk(&st, &p, image, &rc);
+	assert_int_equal(rc, -1);
+	/* Past what a region-third table spans (4 TiB). */
+	(void)s390x_walk(&st, &p, 1ULL << 42, &rc);
+	assert_int_equal(rc, -1);
+	/* Five levels: region-first, -second, -third, segment, page. */
+	p.n = 0;
+	poke(&p, s390x_slot(0x100000, small, 3), 0x110000 | S390_TT(3) | 3);
+	poke(&p, s390x_slot(0x110000, small, 2), 0x120000 | S390_TT(2) | 3);
+	poke(&p, s390x_slot(0x120000, small, 1), 0x130000 | S390_TT(1) | 3);
+	poke(&p, s390x_slot(0x130000, small, 0), 0x140800 | S390_TT(0));
+	poke(&p, 0x140800 + ((small >> 12) & 0xff) * 8, 0x7000000ULL);
+	assert_int_equal(s390x_walk(&st, &p, small, &rc), 0x7000678ULL);
+	assert_int_equal(rc, 0);
+	/* A region table entry marked invalid. */
+	p.word[2] |= S390_TABLE_I;
+	(void)s390x_walk(&st, &p, small, &rc);
+	assert_int_equal(rc, -1);
+}
+
+/*
+ * s390x from its VMCOREINFO (Debian's 7.2 under QEMU): the identity map
+ * up to the struct page array, the page tables by the image's load, and
+ * the lowcore's pointer to the note itself.
+ */
+static void
+test_s390x_setup(void **state)
+{
+	static const char info[] = "OSRELEASE=7.2.13+deb14-s390x\n"
+	    "PAGESIZE=4096\nSYMBOL(swapper_pg_dir)=3fffff54000\n"
+	    "SYMBOL(vmemmap)=37200000000\nSYMBOL(lowcore_ptr)=3fffff5c280\n"
+	    "IDENTITYBASE=0\nKERNELOFFSET=3fffe3a8000\nKERNELOFFPHYS=9a8000\n";
+	static const char no_vmemmap[] = "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=3fffff54000\nSYMBOL(lowcore_ptr)=1\n";
+	struct memstat_kvm kvm = { 0 };
+	struct phys p = { .n = 0, .big = true };
+	uint64_t pa, vmemmap, direct;
+
+	(void)state;
+	kvm.arch.big_endian = true;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)info), 0);
+	assert_ptr_equal(_memstat_kvm_arch(&kvm), &_memstat_kvm_arch_s390x);
+	/* The reader's byte order outlives the setup. */
+	assert_true(kvm.arch.big_endian);
+	assert_int_equal(kvm.arch.pgd, 0x2554000ULL);
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0x3faac000ULL, &pa));
+	assert_int_equal(pa, 0x3faac000ULL);
+	assert_false(_memstat_kvm_arch_linear(&kvm, 0x37200000040ULL, &pa));
+	assert_int_equal(_memstat_kvm_arch_s390x.memmap(&kvm, NULL, 64,
+	    &vmemmap, &direct), 0);
+	assert_int_equal(vmemmap, 0x37200000000ULL);
+	assert_int_equal(direct, 0);
+	assert_int_equal(kvm.kaslr, 0);
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "s390x", line_of,
+	    (void *)no_vmemmap), -1);
+	assert_non_null(strstr(kvm.err.msg, "SYMBOL(vmemmap)"));
+	/* The absolute lowcore's vmcore_info, in the machine's order. */
+	poke(&p, 0xe0c, 0x6f8000);
+	assert_int_equal(_memstat_kvm_arch_vmcoreinfo_at("S390X")(peek, &p,
+	    true, &pa), 0);
+	assert_int_equal(pa, 0x6f8000);
+	assert_null(_memstat_kvm_arch_vmcoreinfo_at("x86_64"));
+	p.word[0] = 0;
+	assert_int_equal(_memstat_kvm_arch_vmcoreinfo_at(NULL)(peek, &p,
+	    true, &pa), -1);
+}
+
 /* An architecture not read, and an arm64 image that cannot be read. */
 static void
 test_refusals(void **state)
@@ -507,8 +636,8 @@ test_refusals(void **state)
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "ppc64", line_of,
 	    (void *)arm64_info), -1);
 	assert_int_equal(kvm.err.code, MEMSTAT_ERROR_KVM);
-	assert_string_equal(kvm.err.msg, "a core image of ppc64: only x86-64 "
-	    "and arm64 images are read");
+	assert_string_equal(kvm.err.msg, "a core image of ppc64: only x86-64, "
+	    "arm64 and s390x images are read");
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
 	    (void *)bad_page), -1);
 	assert_non_null(strstr(kvm.err.msg, "8192-byte pages"));
@@ -532,6 +661,8 @@ main(void)
 		cmocka_unit_test(test_arm64_setup),
 		cmocka_unit_test(test_arm64_negative_phys_offset),
 		cmocka_unit_test(test_x86_setup),
+		cmocka_unit_test(test_walk_s390x),
+		cmocka_unit_test(test_s390x_setup),
 		cmocka_unit_test(test_refusals),
 	};
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kvm/arch/kvm_arch.h"
 #include "kvm/arch/kvm_vmcoreinfo.h"
@@ -13,6 +14,7 @@
 static const struct kvm_arch *const arches[] = {
 	&_memstat_kvm_arch_x86_64,
 	&_memstat_kvm_arch_aarch64,
+	&_memstat_kvm_arch_s390x,
 };
 #define NARCHES	(sizeof(arches) / sizeof(arches[0]))
 
@@ -29,19 +31,22 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 {
 	const struct kvm_arch *a = NULL;
 	uint64_t bits;
+	bool big;
 
 	for (size_t i = 0; i < NARCHES && a == NULL; i++)
-		if (name != NULL ? strcmp(name, arches[i]->name) == 0 :
+		if (name != NULL ? strcasecmp(name, arches[i]->name) == 0 :
 		    arches[i]->claims(vmcoreinfo, arg))
 			a = arches[i];
 	if (a == NULL && name != NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
-		    "a core image of %s: only x86-64 and arm64 images are "
-		    "read", name));
+		    "a core image of %s: only x86-64, arm64 and s390x images "
+		    "are read", name));
 	/* No machine named, none claimed: the readers' first, x86-64. */
 	if (a == NULL)
 		a = arches[0];
+	big = kvm->arch.big_endian;	/* the reader's, kept */
 	memset(&kvm->arch, 0, sizeof(kvm->arch));
+	kvm->arch.big_endian = big;
 	kvm->arch.ops = a;
 	kvm->translation = &translation;
 	kvm->arch.page_shift = 12;
@@ -54,6 +59,28 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	(void)_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "KERNELOFFSET",
 	    16, &kvm->kaslr);
 	return (a->setup(kvm, vmcoreinfo, arg));
+}
+
+/* Each architecture's pointer to VMCOREINFO, where the file names none. */
+static int
+any_vmcoreinfo_at(kvm_phys_fn read, void *arg, bool big, uint64_t *paddr)
+{
+	for (size_t i = 0; i < NARCHES; i++)
+		if (arches[i]->vmcoreinfo_at != NULL &&
+		    arches[i]->vmcoreinfo_at(read, arg, big, paddr) == 0)
+			return (0);
+	return (-1);
+}
+
+kvm_vmcoreinfo_at_fn
+_memstat_kvm_arch_vmcoreinfo_at(const char *name)
+{
+	if (name == NULL)
+		return (any_vmcoreinfo_at);
+	for (size_t i = 0; i < NARCHES; i++)
+		if (strcasecmp(name, arches[i]->name) == 0)
+			return (arches[i]->vmcoreinfo_at);
+	return (NULL);
 }
 
 const struct kvm_arch *

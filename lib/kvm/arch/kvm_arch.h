@@ -1,7 +1,7 @@
 /*
  * kvm_arch.h: what differs between the architectures a core image may be
  * of, behind one interface (kvm_arch_ops.h), one room each
- * (kvm_arch_x86_64.c, kvm_arch_aarch64.c), as drgn's arch_*.c and
+ * (kvm_arch_x86_64.c, kvm_arch_aarch64.c, kvm_arch_s390x.c), as drgn's arch_*.c and
  * crash's x86_64.c and arm64.c: the direct map and the kernel image's
  * map, the page size, the page-table walk, which link-time addresses
  * KASLR moves, what a return address carries beside the address, and
@@ -27,6 +27,12 @@
 int	_memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	    kvm_vmcoreinfo_fn vmcoreinfo, void *arg);
 const struct kvm_arch *_memstat_kvm_arch(const struct memstat_kvm *kvm);
+/*
+ * Where the architecture named (or, with none named, any) keeps a
+ * pointer to the kernel's VMCOREINFO note: for the reader's search of a
+ * dump that carries none (kvm_handle.h).  NULL: nowhere.
+ */
+kvm_vmcoreinfo_at_fn _memstat_kvm_arch_vmcoreinfo_at(const char *name);
 
 /* The kernel's page size in bits. */
 unsigned _memstat_kvm_page_shift(const struct memstat_kvm *kvm);

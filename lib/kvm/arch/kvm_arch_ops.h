@@ -1,6 +1,6 @@
 /*
  * kvm_arch_ops.h: the interface each architecture's room fills
- * (kvm_arch_x86_64.c, kvm_arch_aarch64.c), and what a room may ask of
+ * (kvm_arch_x86_64.c, kvm_arch_aarch64.c, kvm_arch_s390x.c), and what a room may ask of
  * the floor above it, the kernel's (kvm_memmap.c hands it).  Adding an
  * architecture is a room that fills struct kvm_arch and a line in
  * kvm_arch.c's table.
@@ -48,9 +48,16 @@ struct kvm_arch {
 	 */
 	int	(*walk)(const struct kvm_arch_state *st, uint64_t vaddr,
 		    uint64_t *paddr, kvm_phys_fn read, void *arg);
+	/*
+	 * Where the machine keeps a pointer to the kernel's VMCOREINFO
+	 * note, for dumps that carry none (kvm_handle.h's
+	 * vmcoreinfo_in_ram); NULL where it keeps none.
+	 */
+	kvm_vmcoreinfo_at_fn vmcoreinfo_at;
 };
 
 extern const struct kvm_arch _memstat_kvm_arch_x86_64;
 extern const struct kvm_arch _memstat_kvm_arch_aarch64;
+extern const struct kvm_arch _memstat_kvm_arch_s390x;
 
 #endif /* !KVM_ARCH_OPS_H */

@@ -45,6 +45,7 @@ _memstat_elf_phys_load(struct elf_phys *ep, int fd)
 		return (0);
 	if ((ep->segs = calloc(count, sizeof(*ep->segs))) == NULL)
 		return (-1);
+	ep->machine = eh.e_machine;
 	for (uint64_t i = 0; i < count; i += batch) {
 		batch = count - i < PHDR_BATCH ? count - i : PHDR_BATCH;
 		if (_memstat_elf_pread_all(fd, ph, batch * sizeof(*ph),

@@ -14,10 +14,11 @@
 struct elf_phys {
 	struct elf_segment *segs;	/* by physical address */
 	size_t		 nsegs;
+	unsigned	 machine;	/* e_machine */
 };
 
 /*
- * fd's PT_LOADs, if it is a 64-bit little-endian ELF core whose
+ * fd's PT_LOADs, if it is a 64-bit ELF core (of either byte order) whose
  * segments lie in the file and do not overlap; else none (nsegs 0), and
  * every read goes to libkdumpfile.  The headers were checked already
  * (kvm_headers.c).  0, or -1 when memory runs out.

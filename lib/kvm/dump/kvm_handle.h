@@ -65,7 +65,17 @@ typedef bool (*kvm_phys_fn)(void *arg, uint64_t paddr, void *buf, size_t len);
  * vmcoreinfo, its VMCOREINFO lines, called with reader_arg; arch_found,
  * told the architecture chosen (it may be NULL): 0, or -1 with the error
  * recorded.
+ *
+ * vmcoreinfo_in_ram (NULL: the reader always has VMCOREINFO, or fails to
+ * open without it): where the dump carries none (QEMU's dumps of s390x,
+ * ppc64 and riscv64 guests, whose machines have no vmcoreinfo device),
+ * the kernel's own note looked for in the dump's memory, first where the
+ * architecture's pointer to it says (at, with the reader's physical
+ * memory: 0 and *paddr, or -1; at may be NULL), then at each page's
+ * start.  0: the reader has VMCOREINFO; -1 with why recorded.
  */
+typedef int (*kvm_vmcoreinfo_at_fn)(kvm_phys_fn read, void *arg, bool big,
+    uint64_t *paddr);
 struct kvm_reader {
 	const char *name;
 	int	(*open)(struct memstat_kvm *kvm, int fd);
@@ -77,6 +87,8 @@ struct kvm_reader {
 	const char *(*arch_name)(struct memstat_kvm *kvm);
 	kvm_vmcoreinfo_fn vmcoreinfo;
 	int	(*arch_found)(struct memstat_kvm *kvm, const char *name);
+	int	(*vmcoreinfo_in_ram)(struct memstat_kvm *kvm,
+		    kvm_vmcoreinfo_at_fn at);
 };
 
 /*

@@ -12,12 +12,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kvm/dump/kvm_diskdump_phys.h"
 #include "kvm/dump/kvm_elf_phys.h"
+#include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_file.h"
 #include "kvm/dump/kvm_flat.h"
 #include "kvm/dump/kvm_kdumpfile.h"
@@ -27,6 +29,8 @@
 /* struct disk_dump_header's utsname.machine (after release, version). */
 #define DH_MACHINE	272
 #define UTS_LEN		65
+/* The steps in which memory is searched for the kernel's VMCOREINFO. */
+#define SCAN_STEP	4096
 
 struct kdump_state {
 	struct memstat_kvm *kvm;	/* where libkdumpfile's failure goes */
@@ -42,6 +46,8 @@ struct kdump_state {
 	char		*vmcoreinfo;
 	char		 machine[UTS_LEN + 1];
 	const char	*arch;
+	/* None in the dump: the kernel's note, to be found in its memory. */
+	bool		 in_ram;
 };
 
 static int	ctx_open(struct memstat_kvm *kvm, struct kdump_state *ks);
@@ -223,7 +229,8 @@ kdump_reader_symbol(struct memstat_kvm *kvm, const char *name, uint64_t *addr)
 
 	if (ks->vmcoreinfo != NULL)
 		return (_memstat_vmcoreinfo_symbol(ks->vmcoreinfo, name, addr));
-	if (kdump_vmcoreinfo_symbol(ks->ctx, name, &a) != KDUMP_OK)
+	if (ks->ctx == NULL || ks->ctx_failed ||
+	    kdump_vmcoreinfo_symbol(ks->ctx, name, &a) != KDUMP_OK)
 		return (-1);
 	*addr = a;
 	return (0);
@@ -240,7 +247,8 @@ kdump_reader_vmcoreinfo(void *arg, const char *key, char *buf, size_t len)
 	if (ks->vmcoreinfo != NULL)
 		return (_memstat_vmcoreinfo_line(ks->vmcoreinfo, key, buf,
 		    len));
-	if (kdump_vmcoreinfo_line(ks->ctx, key, &line) != KDUMP_OK)
+	if (ks->ctx == NULL || ks->ctx_failed ||
+	    kdump_vmcoreinfo_line(ks->ctx, key, &line) != KDUMP_OK)
 		return (-1);
 	if (strlen(line) < len) {
 		memcpy(buf, line, strlen(line) + 1);
@@ -397,7 +405,8 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	if (ks->file.flat != NULL && !ks->diskdump &&
 	    reassemble_all(kvm, ks) != 0)
 		return (-1);
-	if ((ks->diskdump ? _memstat_diskdump_phys_load(&ks->dd, &ks->file) :
+	if ((ks->diskdump ? _memstat_diskdump_phys_load(&ks->dd, &ks->file,
+	    kvm->arch.big_endian) :
 	    _memstat_elf_phys_load(&ks->phys, ks->file.fd)) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
@@ -414,9 +423,99 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	}
 	free(ks->vmcoreinfo);
 	ks->vmcoreinfo = NULL;
+	/* A flattened dump with none: its memory, before any reassembly. */
+	if (ks->file.flat != NULL && ks->dd != NULL) {
+		header_machine(ks);
+		ks->in_ram = true;
+		return (0);
+	}
 	if (ks->file.flat != NULL && reassemble_all(kvm, ks) != 0)
 		return (-1);
-	return (ctx_open(kvm, ks));
+	if (ctx_open(kvm, ks) == 0)
+		return (0);
+	/*
+	 * libkdumpfile cannot open it or finds no VMCOREINFO in it (QEMU
+	 * 7.2's s390x ELF dumps: both).  Where its memory is read here, the
+	 * kernel's own note is looked for there; libkdumpfile's reason is
+	 * said if it is not found, and at any read that needs it.
+	 */
+	if (ks->phys.nsegs == 0 && ks->dd == NULL)
+		return (-1);
+	ks->ctx_failed = true;
+	ks->ctx_err = kvm->err;
+	if (ks->phys.nsegs != 0 &&
+	    _memstat_elf_machine_name(ks->phys.machine) != NULL)
+		snprintf(ks->machine, sizeof(ks->machine), "%s",
+		    _memstat_elf_machine_name(ks->phys.machine));
+	else if (ks->dd != NULL)
+		header_machine(ks);
+	ks->in_ram = true;
+	return (0);
+}
+
+/* The kernel's note at paddr, if there: 0 found, 1 not, -1 no memory. */
+static int
+note_at(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t paddr)
+{
+	int rc;
+
+	rc = _memstat_vmcoreinfo_note_at(phys_read_any, ks, paddr,
+	    kvm->arch.big_endian, &ks->vmcoreinfo);
+	if (rc < 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
+	return (rc);
+}
+
+/*
+ * Each page's start in [start, end), for the note: 0 found, 1 not, -1.
+ * The kernel allocates it a page of its own (alloc_pages_exact); 4 KiB
+ * steps meet the start of a page of any size.
+ */
+static int
+note_in(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t start,
+    uint64_t end)
+{
+	int rc;
+
+	for (uint64_t p = (start + SCAN_STEP - 1) & ~(uint64_t)(SCAN_STEP - 1);
+	    p < end && p >= start; p += SCAN_STEP)
+		if ((rc = note_at(kvm, ks, p)) != 1)
+			return (rc);
+	return (1);
+}
+
+static int
+kdump_reader_vmcoreinfo_in_ram(struct memstat_kvm *kvm,
+    kvm_vmcoreinfo_at_fn at)
+{
+	struct kdump_state *ks = kvm->reader_arg;
+	uint64_t paddr;
+	int rc = 1;
+
+	if (!ks->in_ram)
+		return (0);
+	if (at != NULL && at(phys_read_any, ks, kvm->arch.big_endian,
+	    &paddr) == 0)
+		rc = note_at(kvm, ks, paddr);
+	for (size_t i = 0; rc == 1 && i < ks->phys.nsegs; i++)
+		rc = note_in(kvm, ks, ks->phys.segs[i].addr,
+		    ks->phys.segs[i].addr + ks->phys.segs[i].size);
+	if (rc == 1 && ks->phys.nsegs == 0)
+		rc = note_in(kvm, ks, 0, _memstat_diskdump_phys_end(ks->dd));
+	if (rc < 0)
+		return (-1);
+	if (rc == 0) {
+		ks->in_ram = false;
+		return (0);
+	}
+	if (ks->ctx_failed) {
+		kvm->err = ks->ctx_err;
+		return (-1);
+	}
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "no VMCOREINFO in "
+	    "the dump, nor the kernel's note in its memory: not a Linux "
+	    "kernel dump"));
 }
 
 static const char *
@@ -425,7 +524,7 @@ kdump_reader_arch_name(struct memstat_kvm *kvm)
 	struct kdump_state *ks = kvm->reader_arg;
 	const char *arch;
 
-	if (ks->vmcoreinfo != NULL)
+	if (ks->vmcoreinfo != NULL || ks->in_ram)
 		return (ks->machine[0] != '\0' ? ks->machine : NULL);
 	if (kdump_get_string_attr(ks->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK)
@@ -503,5 +602,6 @@ const struct kvm_reader _memstat_kvm_kdump_reader = {
 	.close = kdump_reader_close,
 	.arch_name = kdump_reader_arch_name,
 	.vmcoreinfo = kdump_reader_vmcoreinfo,
+	.vmcoreinfo_in_ram = kdump_reader_vmcoreinfo_in_ram,
 	.arch_found = kdump_reader_arch_found,
 };

@@ -44,6 +44,49 @@ _memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
 	return (0);
 }
 
+/*
+ * The note's header and name; its text is at most VMCOREINFO_BYTES, a
+ * page of the kernel's, 64 KiB at most.
+ */
+#define NOTE_HEAD	(sizeof(Elf64_Nhdr) + sizeof("VMCOREINFO") + 1)
+#define NOTE_TEXT_MAX	(64u << 10)
+
+int
+_memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
+    void *buf, size_t len), void *arg, uint64_t paddr, bool big, char **text)
+{
+	unsigned char head[NOTE_HEAD], *note;
+	size_t len, vlen;
+	Elf64_Nhdr nh;
+	int rc = 1;
+
+	*text = NULL;
+	if (!read(arg, paddr, head, sizeof(head)))
+		return (1);
+	memcpy(&nh, head, sizeof(nh));
+	_memstat_elf_nhdr(&nh, big);
+	if (nh.n_namesz != sizeof("VMCOREINFO") || nh.n_type != 0 ||
+	    nh.n_descsz == 0 || nh.n_descsz > NOTE_TEXT_MAX ||
+	    memcmp(head + sizeof(nh), "VMCOREINFO", sizeof("VMCOREINFO")) != 0)
+		return (1);
+	len = sizeof(head) + nh.n_descsz;
+	if ((note = malloc(len)) == NULL)
+		return (-1);
+	if (read(arg, paddr, note, len)) {
+		if (_memstat_vmcoreinfo_in_notes(note, len, big, text) != 0)
+			rc = -1;
+		else if (*text != NULL &&
+		    _memstat_vmcoreinfo_value(*text, "OSRELEASE", &vlen) != NULL)
+			rc = 0;
+	}
+	free(note);
+	if (rc != 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return (rc);
+}
+
 const char *
 _memstat_vmcoreinfo_value(const char *text, const char *key, size_t *len)
 {

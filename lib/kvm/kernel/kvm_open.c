@@ -30,6 +30,9 @@ kvm_choose_arch(struct memstat_kvm *kvm)
 {
 	const struct kvm_reader *r = kvm->reader;
 
+	if (r->vmcoreinfo_in_ram != NULL && r->vmcoreinfo_in_ram(kvm,
+	    _memstat_kvm_arch_vmcoreinfo_at(r->arch_name(kvm))) != 0)
+		return (-1);
 	if (_memstat_kvm_arch_setup(kvm, r->arch_name(kvm), r->vmcoreinfo,
 	    kvm->reader_arg) != 0)
 		return (-1);
