@@ -113,7 +113,7 @@ BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
 KT_MATCH_OBJS = $(patsubst %.c,%.o,$(wildcard kmemtrace/recording/*.c)) \
 		kmemtrace/report/u64map.o kmemtrace/report/huge_alloc.o
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
-	       tests/support/mtprint.o
+	       tests/support/mtprint.o tests/support/sigbus_probe.o
 TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
 
 MAN3	= man/libmemstat.3
@@ -123,7 +123,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix s390x-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -169,7 +169,8 @@ endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call TOOL_RULES,$(t))))
 
 $(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
-		tests/support/mtprint.h tests/support/testlib.h
+		tests/support/mtprint.h tests/support/testlib.h \
+		tests/support/sigbus_probe.h
 
 $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 		tests/support/streambuild.o
@@ -197,8 +198,10 @@ tests/test_%: tests/test_%.c $(TEST_SUPPORT) $(LIB)
 	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) \
 	    $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS) $(KVM_LIBS)
 
-$(TOOL_UNIT_TESTS): tests/test_%: tests/test_%.c $(TOOL_LIB) $(LIB)
-	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(LIB) $(LDFLAGS) \
+$(TOOL_UNIT_TESTS): tests/test_%: tests/test_%.c tests/support/sigbus_probe.o \
+	    $(TOOL_LIB) $(LIB)
+	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Itests/support -o $@ $< \
+	    tests/support/sigbus_probe.o $(TOOL_LIB) $(LIB) $(LDFLAGS) \
 	    $(CMOCKA_LIBS) $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
 
 bench/bench_match: bench/bench_match.c bench/timing.o $(KT_MATCH_OBJS) \
@@ -300,6 +303,12 @@ kdump-matrix-arm64: all
 # table (bench/out/arm64-matrix.md, bench/to-readme); the arm64 fixtures.
 arm64-matrix: all
 	@sh fixtures/tools/arm64-matrix -f
+
+# Debian's s390x kernels (big-endian) in qemu-system-s390x: every report
+# on their QEMU dumps, read here (bench/out/s390x-matrix.md); the s390x
+# fixture.
+s390x-matrix: all
+	@sh fixtures/tools/s390x-matrix -f
 
 # The oldest and the newest kernel of the matrix (make kernel-matrix runs
 # every one).
