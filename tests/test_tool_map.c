@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "sigbus_probe.h"
 #include "tool_source.h"
 #include "tool_source_kinds.h"
 
@@ -67,6 +68,12 @@ test_cut_while_mapped(void **state)
 	int fd = make_file(len);
 
 	(void)state;
+	if (!sigbus_says_where()) {
+		print_message("this machine's SIGBUS does not say where a cut "
+		    "map was read (qemu-user's s390x): skipped\n");
+		close(fd);
+		skip();
+	}
 	assert_int_equal(tool_blob_map(fd, &b), 0);
 	assert_int_equal(b.data[0], 0xa5);
 	assert_int_equal(ftruncate(fd, (off_t)page), 0);
