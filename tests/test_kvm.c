@@ -429,6 +429,11 @@ test_vmcoreinfo_in_ram(void **state)
 	assert_non_null(kvm = memstat_kvm_open(path, NULL, errbuf));
 	assert_int_equal(memstat_kvm_uma(list, kvm), 0);
 	assert_true(memstat_mtl_first(list) != NULL);
+	/* A page the cut left out is said so, not libkdumpfile's refusal. */
+	assert_int_equal(_memstat_kvm_read(kvm, 0x3ffff451000ULL, ptr, 8),
+	    -1);
+	assert_non_null(strstr(memstat_kvm_geterr(kvm), "the dump has no "
+	    "page at 0x1a51000"));
 	memstat_kvm_close(kvm);
 	/* No note anywhere: one line, nothing opened. */
 	assert_true((at = elf_offset_of(fd, note)) > 0);

@@ -48,6 +48,7 @@ struct kdump_state {
 	const char	*arch;
 	/* None in the dump: the kernel's note, to be found in its memory. */
 	bool		 in_ram;
+	bool		 from_ram;	/* and found there */
 };
 
 static int	ctx_open(struct memstat_kvm *kvm, struct kdump_state *ks);
@@ -67,6 +68,18 @@ lib(struct kdump_state *ks)
 		return (ks->ctx);
 	ks->kvm->err = ks->ctx_err;
 	return (NULL);
+}
+
+/*
+ * Whether a read failed for libkdumpfile's failure to open the dump, and
+ * that is what to say: not where the dump is read in place by the
+ * VMCOREINFO found in its memory, which libkdumpfile never reads (a
+ * page that is not there is said so).
+ */
+static bool
+lib_failed(const struct kdump_state *ks)
+{
+	return (ks->ctx_failed && !ks->from_ram);
 }
 
 /* Physical memory read without libkdumpfile, where the dump allows. */
@@ -125,7 +138,7 @@ phys_read_at(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 {
 	if (phys_read_any(ks, paddr, buf, len))
 		return (0);
-	if (ks->ctx_failed || left_out(kvm, ks, addr, paddr, len))
+	if (lib_failed(ks) || left_out(kvm, ks, addr, paddr, len))
 		return (-1);
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM_SHORTREAD,
 	    "cannot read %zu bytes at 0x%" PRIx64 ": the dump has no page "
@@ -177,7 +190,7 @@ walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 			n = len;
 		if ((rc = t->walk(kvm, addr, &paddr, phys_read_any, ks)) == 1)
 			return (1);
-		if (rc != 0 && ks->ctx_failed)
+		if (rc != 0 && lib_failed(ks))
 			return (-1);
 		if (rc != 0)
 			return (_memstat_kvm_fail(kvm,
@@ -507,6 +520,7 @@ kdump_reader_vmcoreinfo_in_ram(struct memstat_kvm *kvm,
 		return (-1);
 	if (rc == 0) {
 		ks->in_ram = false;
+		ks->from_ram = true;
 		return (0);
 	}
 	if (ks->ctx_failed) {
