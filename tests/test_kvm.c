@@ -603,10 +603,12 @@ test_vmlinuz_payload_outside(void **state)
 /*
  * Types of a kernel outside what memstat reads, as -N's raw BTF (made
  * here by libbpf's writer): a kmem_cache with no oo (SLAB's), or SLUB's
- * with a kmem_cache_node that counts no objects (no CONFIG_SLUB_DEBUG).
+ * with a kmem_cache_node that counts no objects (no CONFIG_SLUB_DEBUG);
+ * with other_order, written in the other byte order (a big-endian
+ * kernel's BTF read on a little-endian machine, or the reverse).
  */
 static void
-assert_types_refused(bool slub, const char *why)
+assert_types_refused(bool slub, bool other_order, const char *why)
 {
 	struct btf *btf = btf__new_empty();
 	const void *raw;
@@ -622,6 +624,10 @@ assert_types_refused(bool slub, const char *why)
 	assert_int_equal(btf__add_field(btf, "size", u32, 32, 0), 0);
 	assert_true(btf__add_struct(btf, "kmem_cache_node", 4) > 0);
 	assert_int_equal(btf__add_field(btf, "nr_partial", u32, 0, 0), 0);
+	if (other_order)
+		assert_int_equal(btf__set_endianness(btf,
+		    btf__endianness(btf) == BTF_LITTLE_ENDIAN ?
+		    BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN), 0);
 	assert_non_null(raw = btf__raw_data(btf, &n));
 	assert_system_refused(raw, n, why);
 	btf__free(btf);
@@ -631,8 +637,11 @@ static void
 test_not_slub(void **state)
 {
 	(void)state;
-	assert_types_refused(false, "the kernel's caches are not SLUB's");
-	assert_types_refused(true, "built without CONFIG_SLUB_DEBUG");
+	assert_types_refused(false, false, "the kernel's caches are not "
+	    "SLUB's");
+	assert_types_refused(true, false, "built without CONFIG_SLUB_DEBUG");
+	assert_types_refused(false, true, "the kernel's caches are not "
+	    "SLUB's");
 }
 
 /* Symbols with no __start_BTF: one line naming what -N can give. */

@@ -30,6 +30,13 @@ _memstat_kvm_btf_free(struct memstat_kvm *kvm)
 	kvm->btf = NULL;
 }
 
+bool
+_memstat_kvm_is_btf(const unsigned char *m, size_t n)
+{
+	return (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) ||
+	    (m[0] == 0xeb && m[1] == 0x9f)));
+}
+
 static bool
 system_has_types(const char *path)
 {
@@ -39,8 +46,8 @@ system_has_types(const char *path)
 
 	if ((f = fopen(path, "r")) == NULL)
 		return (false);
-	yes = fread(magic, 1, 4, f) == 4 && ((magic[0] == 0x9f &&
-	    magic[1] == 0xeb) || memcmp(magic, "\177ELF", 4) == 0);
+	yes = fread(magic, 1, 4, f) == 4 && (_memstat_kvm_is_btf(magic, 4) ||
+	    memcmp(magic, "\177ELF", 4) == 0);
 	fclose(f);
 	return (yes);
 }

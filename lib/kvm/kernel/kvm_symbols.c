@@ -264,9 +264,8 @@ symtab_load(struct memstat_kvm *kvm)
 			/*
 			 * A vmlinux gives its .symtab, if not stripped; a
 			 * vmlinuz the kallsyms tables in its image; a BTF
-			 * file (its magic 0xeb9f in either byte order: a
-			 * big-endian kernel's is eb 9f) only types
-			 * (kvm_btf.c).  Anything else must be a System.map.
+			 * file only types (kvm_btf.c).  Anything else must
+			 * be a System.map.
 			 */
 			n = fread(magic, 1, sizeof(magic), f);
 			if (n >= 4 && memcmp(magic, "\177ELF", 4) == 0)
@@ -274,9 +273,7 @@ symtab_load(struct memstat_kvm *kvm)
 			else if ((vmlinuz = _memstat_kvm_is_bzimage(magic,
 			    n)))
 				rc = 1;
-			else if (!(n >= 2 && ((magic[0] == 0x9f &&
-			    magic[1] == 0xeb) || (magic[0] == 0xeb &&
-			    magic[1] == 0x9f)))) {
+			else if (!_memstat_kvm_is_btf(magic, n)) {
 				rewind(f);
 				rc = system_map_load(kvm, f, st);
 			}
