@@ -5,7 +5,8 @@
  *
  *   - the identity map holds physical address p at IDENTITYBASE + p (0
  *     where VMCOREINFO names none), up to the struct page array, which
- *     lies above it at SYMBOL(vmemmap);
+ *     lies above it at SYMBOL(vmemmap) (where 6.1 names none, from a
+ *     memory section's map, as arm64's room finds it);
  *   - the kernel image is at KERNELOFFSET, loaded at KERNELOFFPHYS, and
  *     is found, as vmalloc and modules are, through swapper_pg_dir, whose
  *     physical address is its own less that difference;
@@ -59,8 +60,7 @@ s390x_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 
 	if (need(kvm, vmcoreinfo, arg, "PAGESIZE", 10, &page) != 0 ||
 	    need(kvm, vmcoreinfo, arg, "SYMBOL(swapper_pg_dir)", 16,
-	    &pgd) != 0 ||
-	    need(kvm, vmcoreinfo, arg, "SYMBOL(vmemmap)", 16, &vmemmap) != 0)
+	    &pgd) != 0)
 		return (-1);
 	if (page != 4096)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an s390x "
@@ -74,15 +74,24 @@ s390x_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 		(void)need(kvm, vmcoreinfo, arg, "KERNELOFFSET", 16, &off);
 	else
 		off = phys = ident;
-	if (vmemmap <= ident)
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an s390x "
-		    "image whose struct page array (0x%" PRIx64 ") is not "
-		    "above its identity map (0x%" PRIx64 ")", vmemmap, ident));
 	st->page_shift = 12;
-	st->lin_start = ident;
-	st->lin_end = vmemmap;
 	st->direct_map = ident;
-	st->vmemmap_start = vmemmap;
+	/*
+	 * The identity map ends below the struct page array where
+	 * VMCOREINFO names it (6.1's names none: every address is then
+	 * walked, and the array found from a memory section).
+	 */
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "SYMBOL(vmemmap)",
+	    16, &vmemmap) == 0) {
+		if (vmemmap <= ident)
+			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an "
+			    "s390x image whose struct page array (0x%" PRIx64
+			    ") is not above its identity map (0x%" PRIx64 ")",
+			    vmemmap, ident));
+		st->lin_start = ident;
+		st->lin_end = vmemmap;
+		st->vmemmap_start = vmemmap;
+	}
 	st->pgd = pgd - (off - phys);
 	/* KERNELOFFSET is where the image starts, not a move of it. */
 	kvm->kaslr = 0;
@@ -165,15 +174,30 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 	}
 }
 
+/* The first section's map: with SPARSEMEM_VMEMMAP, the array's start. */
+static int
+first_map(void *arg, uint64_t nr, uint64_t map)
+{
+	(void)nr;
+	*(uint64_t *)arg = map;
+	return (1);
+}
+
 static int
 s390x_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
     uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
 {
-	(void)find;
+	int rc;
+
 	(void)page_size;
-	*vmemmap = kvm->arch.vmemmap_start;
 	*direct_map = kvm->arch.direct_map;
-	return (0);
+	*vmemmap = kvm->arch.vmemmap_start;
+	if (*vmemmap != 0)
+		return (0);
+	if ((rc = find->sections_each(kvm, first_map, vmemmap)) != 0)
+		return (rc == 1 ? 0 : -1);
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+	    "no memory section has a struct page array"));
 }
 
 static int
