@@ -13,8 +13,7 @@
  *     16 KiB pages with 52-bit addresses, OA[51:50] in bits 9:8);
  *   - the struct page array is at VMEMMAP_START less PHYS_OFFSET's pages,
  *     or, where VMCOREINFO does not say VMEMMAP_START, what any present
- *     memory section's encoded map says (mm/sparse.c stores mem_map
- *     less the section's first pfn: the array's start);
+ *     memory section's encoded map says;
  *   - a return address may carry a pointer-authentication code in the
  *     bits KERNELPACMASK names.
  */
@@ -157,29 +156,15 @@ arm64_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 	return (-1);
 }
 
-/* The first section's map: with SPARSEMEM_VMEMMAP, the array's start. */
-static int
-first_map(void *arg, uint64_t nr, uint64_t map)
-{
-	(void)nr;
-	*(uint64_t *)arg = map;
-	return (1);
-}
-
 static int
 arm64_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
     uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
 {
 	const struct kvm_arch_state *st = &kvm->arch;
-	int rc;
 
 	*direct_map = st->direct_map;
-	if (st->vmemmap_start == 0) {
-		if ((rc = find->sections_each(kvm, first_map, vmemmap)) != 0)
-			return (rc == 1 ? 0 : -1);
-		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-		    "no memory section has a struct page array"));
-	}
+	if (st->vmemmap_start == 0)
+		return (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap));
 	/* memstart_addr is signed: KASLR may put it below zero. */
 	*vmemmap = st->vmemmap_start - (uint64_t)(((int64_t)st->phys_offset >>
 	    st->page_shift) * (int64_t)page_size);

@@ -56,6 +56,16 @@ struct kvm_arch {
 	kvm_vmcoreinfo_at_fn vmcoreinfo_at;
 };
 
+/*
+ * The struct page array where the image does not say where it is: what
+ * any present memory section's encoded map says (mm/sparse.c stores
+ * mem_map less the section's first pfn: with SPARSEMEM_VMEMMAP, the
+ * array's start), for the rooms (kvm_arch_sections.c).  0, or -1 with
+ * the error recorded.
+ */
+int	_memstat_kvm_arch_sections_memmap(struct memstat_kvm *kvm,
+	    const struct kvm_memmap_finders *find, uint64_t *vmemmap);
+
 extern const struct kvm_arch _memstat_kvm_arch_x86_64;
 extern const struct kvm_arch _memstat_kvm_arch_aarch64;
 extern const struct kvm_arch _memstat_kvm_arch_s390x;

@@ -174,30 +174,16 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 	}
 }
 
-/* The first section's map: with SPARSEMEM_VMEMMAP, the array's start. */
-static int
-first_map(void *arg, uint64_t nr, uint64_t map)
-{
-	(void)nr;
-	*(uint64_t *)arg = map;
-	return (1);
-}
-
 static int
 s390x_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
     uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
 {
-	int rc;
-
 	(void)page_size;
 	*direct_map = kvm->arch.direct_map;
 	*vmemmap = kvm->arch.vmemmap_start;
 	if (*vmemmap != 0)
 		return (0);
-	if ((rc = find->sections_each(kvm, first_map, vmemmap)) != 0)
-		return (rc == 1 ? 0 : -1);
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
-	    "no memory section has a struct page array"));
+	return (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap));
 }
 
 static int

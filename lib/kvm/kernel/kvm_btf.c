@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "kvm/kernel/kvm_btf_magic.h"
 #include "kvm/kernel/kvm_finders.h"
 
 /* vmlinux BTF is a few MiB; more is not a kernel's. */
@@ -28,13 +29,6 @@ _memstat_kvm_btf_free(struct memstat_kvm *kvm)
 {
 	btf__free(kvm->btf);
 	kvm->btf = NULL;
-}
-
-bool
-_memstat_kvm_is_btf(const unsigned char *m, size_t n)
-{
-	return (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) ||
-	    (m[0] == 0xeb && m[1] == 0x9f)));
 }
 
 static bool

@@ -96,11 +96,6 @@ int	_memstat_kvm_pointer_array(struct memstat_kvm *kvm, const char *type,
 	    const char *target, struct kvm_array *a);
 void	_memstat_kvm_btf_free(struct memstat_kvm *kvm);
 /*
- * Whether the n bytes at m begin a raw BTF file: its magic 0xeb9f in
- * either byte order (a big-endian kernel's starts eb 9f).
- */
-bool	_memstat_kvm_is_btf(const unsigned char *m, size_t n);
-/*
  * The kernel's BTF blob found by its header between _etext and _edata,
  * no larger than max (kvm_btf_find.c): 0 with [*start, *stop), or -1
  * with what was missing recorded.

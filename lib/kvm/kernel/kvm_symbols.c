@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kvm/arch/kvm_arch.h"
+#include "kvm/kernel/kvm_btf_magic.h"
 #include "kvm/kernel/kvm_finders.h"
 #include "kvm/kernel/kvm_image.h"
 #include "kvm/kernel/kvm_kallsyms.h"
