@@ -598,6 +598,8 @@ test_s390x_setup(void **state)
 	    "IDENTITYBASE=0\nKERNELOFFSET=3fffe3a8000\nKERNELOFFPHYS=9a8000\n";
 	static const char no_vmemmap[] = "PAGESIZE=4096\n"
 	    "SYMBOL(swapper_pg_dir)=3fffff54000\nSYMBOL(lowcore_ptr)=1\n";
+	static const char no_offset[] = "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=3fffff54000\nKERNELOFFPHYS=9a8000\n";
 	struct memstat_kvm kvm = { 0 };
 	struct phys p = { .n = 0, .big = true };
 	uint64_t pa, vmemmap, direct;
@@ -629,6 +631,10 @@ test_s390x_setup(void **state)
 	assert_int_equal(_memstat_kvm_arch_s390x.memmap(&kvm, &one_section,
 	    64, &vmemmap, &direct), 0);
 	assert_int_equal(vmemmap, 0x3d000000000ULL);
+	/* Where the image was loaded, but not where it runs: refused. */
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "s390x", line_of,
+	    (void *)no_offset), -1);
+	assert_non_null(strstr(kvm.err.msg, "no KERNELOFFSET"));
 	/* The absolute lowcore's vmcore_info, in the machine's order. */
 	poke(&p, 0xe0c, 0x6f8000);
 	assert_int_equal(_memstat_kvm_arch_vmcoreinfo_at("S390X")(peek, &p,

@@ -70,10 +70,10 @@ s390x_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 	    16, &ident);
 	/* Without KERNELOFFPHYS the image is in the identity map. */
 	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "KERNELOFFPHYS",
-	    16, &phys) == 0)
-		(void)need(kvm, vmcoreinfo, arg, "KERNELOFFSET", 16, &off);
-	else
+	    16, &phys) != 0)
 		off = phys = ident;
+	else if (need(kvm, vmcoreinfo, arg, "KERNELOFFSET", 16, &off) != 0)
+		return (-1);
 	st->page_shift = 12;
 	st->direct_map = ident;
 	/*
