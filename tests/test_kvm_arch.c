@@ -112,7 +112,7 @@ walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
 {
 	uint64_t pa = 0;
 
-	*rc = _memstat_kvm_arch_aarch64.walk(st, vaddr, &pa, peek, p);
+	*rc = st->ops->walk(st, vaddr, &pa, peek, p);
 	return (pa);
 }
 
@@ -392,16 +392,6 @@ x86_build(struct phys *p, const struct kvm_arch_state *st, uint64_t vaddr,
 	}
 }
 
-static uint64_t
-x86_walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
-    int *rc)
-{
-	uint64_t pa = 0;
-
-	*rc = _memstat_kvm_arch_x86_64.walk(st, vaddr, &pa, peek, p);
-	return (pa);
-}
-
 /*
  * x86-64: 4 KiB, 2 MiB and 1 GiB pages under four levels and five, the
  * encryption bit no part of an address, an entry not present and an
@@ -420,29 +410,29 @@ test_walk_x86(void **state)
 
 	(void)state;
 	x86_build(&p, &st, vmemmap, tables, 0, 0x7654321000ULL);
-	assert_int_equal(x86_walk(&st, &p, vmemmap, &rc), 0x7654321567ULL);
+	assert_int_equal(walk(&st, &p, vmemmap, &rc), 0x7654321567ULL);
 	assert_int_equal(rc, 0);
 	x86_build(&p, &st, vmalloc, tables + 1, 1, 0x40000000ULL);
-	assert_int_equal(x86_walk(&st, &p, vmalloc, &rc),
+	assert_int_equal(walk(&st, &p, vmalloc, &rc),
 	    0x40000000ULL | (vmalloc & 0x1fffff));
 	assert_int_equal(rc, 0);
 	/* A 1 GiB page, under the same top-level entry as vmalloc. */
 	p.n = 0;
 	x86_build(&p, &st, vmalloc, tables + 2, 2, 0x80000000ULL);
-	assert_int_equal(x86_walk(&st, &p, vmalloc, &rc),
+	assert_int_equal(walk(&st, &p, vmalloc, &rc),
 	    0x80000000ULL | (vmalloc & 0x3fffffff));
 	assert_int_equal(rc, 0);
 	/* Not present: nothing there. */
-	(void)x86_walk(&st, &p, vmemmap, &rc);
+	(void)walk(&st, &p, vmemmap, &rc);
 	assert_int_equal(rc, -1);
 	/* Not canonical under four levels: no kernel address. */
-	(void)x86_walk(&st, &p, 0xff00800000000000ULL, &rc);
+	(void)walk(&st, &p, 0xff00800000000000ULL, &rc);
 	assert_int_equal(rc, -1);
 	/* Five levels. */
 	st = x86_state(5, 0x200000);
 	p.n = 0;
 	x86_build(&p, &st, l5, tables, 0, 0x123456000ULL);
-	assert_int_equal(x86_walk(&st, &p, l5, &rc), 0x123456678ULL);
+	assert_int_equal(walk(&st, &p, l5, &rc), 0x123456678ULL);
 	assert_int_equal(rc, 0);
 }
 
@@ -498,16 +488,6 @@ test_x86_setup(void **state)
 #define S390_TABLE_I	(1ULL << 5)
 #define S390_PAGE_I	(1ULL << 10)
 
-static uint64_t
-s390x_walk(const struct kvm_arch_state *st, struct phys *p, uint64_t vaddr,
-    int *rc)
-{
-	uint64_t pa = 0;
-
-	*rc = _memstat_kvm_arch_s390x.walk(st, vaddr, &pa, peek, p);
-	return (pa);
-}
-
 /* Slot of vaddr in a table of type t (3 region-first .. 0 segment). */
 static uint64_t
 s390x_slot(uint64_t table, uint64_t vaddr, unsigned t)
@@ -534,27 +514,27 @@ test_walk_s390x(void **state)
 	poke(&p, s390x_slot(0x100000, image, 1), 0x200000 | S390_TT(1) | 3);
 	poke(&p, s390x_slot(0x200000, image, 0), 0x300000 | S390_TT(0));
 	poke(&p, 0x300000 + ((image >> 12) & 0xff) * 8, 0x1911000ULL | 0x1);
-	assert_int_equal(s390x_walk(&st, &p, image, &rc), 0x1911af4ULL);
+	assert_int_equal(walk(&st, &p, image, &rc), 0x1911af4ULL);
 	assert_int_equal(rc, 0);
 	/* A page marked invalid. */
 	p.word[2] |= S390_PAGE_I;
-	(void)s390x_walk(&st, &p, image, &rc);
+	(void)walk(&st, &p, image, &rc);
 	assert_int_equal(rc, -1);
 	/* A 1 MiB frame from the segment table. */
 	p.word[1] = 0x40000000ULL | S390_FC | S390_TT(0);
-	assert_int_equal(s390x_walk(&st, &p, image, &rc),
+	assert_int_equal(walk(&st, &p, image, &rc),
 	    0x40000000ULL | (image & 0xfffff));
 	/* A 2 GiB frame from the region-third table. */
 	p.word[0] = 0x80000000ULL | S390_FC | S390_TT(1);
-	assert_int_equal(s390x_walk(&st, &p, image, &rc),
+	assert_int_equal(walk(&st, &p, image, &rc),
 	    0x80000000ULL | (image & 0x7fffffff));
 	assert_int_equal(rc, 0);
 	/* A segment entry where a region-third one belongs. */
 	p.word[0] = 0x200000 | S390_TT(0);
-	(void)s390x_walk(&st, &p, image, &rc);
+	(void)walk(&st, &p, image, &rc);
 	assert_int_equal(rc, -1);
 	/* Past what a region-third table spans (4 TiB). */
-	(void)s390x_walk(&st, &p, 1ULL << 42, &rc);
+	(void)walk(&st, &p, 1ULL << 42, &rc);
 	assert_int_equal(rc, -1);
 	/* Five levels: region-first, -second, -third, segment, page. */
 	p.n = 0;
@@ -563,11 +543,11 @@ test_walk_s390x(void **state)
 	poke(&p, s390x_slot(0x120000, small, 1), 0x130000 | S390_TT(1) | 3);
 	poke(&p, s390x_slot(0x130000, small, 0), 0x140800 | S390_TT(0));
 	poke(&p, 0x140800 + ((small >> 12) & 0xff) * 8, 0x7000000ULL);
-	assert_int_equal(s390x_walk(&st, &p, small, &rc), 0x7000678ULL);
+	assert_int_equal(walk(&st, &p, small, &rc), 0x7000678ULL);
 	assert_int_equal(rc, 0);
 	/* A region table entry marked invalid. */
 	p.word[2] |= S390_TABLE_I;
-	(void)s390x_walk(&st, &p, small, &rc);
+	(void)walk(&st, &p, small, &rc);
 	assert_int_equal(rc, -1);
 }
 

@@ -25,6 +25,16 @@ static const struct kvm_translation translation = {
 	.page_shift = _memstat_kvm_page_shift,
 };
 
+/* The architecture of libkdumpfile's name (any case: "S390X"), or NULL. */
+static const struct kvm_arch *
+named(const char *name)
+{
+	for (size_t i = 0; i < NARCHES; i++)
+		if (strcasecmp(name, arches[i]->name) == 0)
+			return (arches[i]);
+	return (NULL);
+}
+
 int
 _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
     kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
@@ -33,9 +43,10 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 	uint64_t bits;
 	bool big;
 
-	for (size_t i = 0; i < NARCHES && a == NULL; i++)
-		if (name != NULL ? strcasecmp(name, arches[i]->name) == 0 :
-		    arches[i]->claims(vmcoreinfo, arg))
+	if (name != NULL)
+		a = named(name);
+	for (size_t i = 0; i < NARCHES && a == NULL && name == NULL; i++)
+		if (arches[i]->claims(vmcoreinfo, arg))
 			a = arches[i];
 	if (a == NULL && name != NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
@@ -75,12 +86,11 @@ any_vmcoreinfo_at(kvm_phys_fn read, void *arg, bool big, uint64_t *paddr)
 kvm_vmcoreinfo_at_fn
 _memstat_kvm_arch_vmcoreinfo_at(const char *name)
 {
+	const struct kvm_arch *a;
+
 	if (name == NULL)
 		return (any_vmcoreinfo_at);
-	for (size_t i = 0; i < NARCHES; i++)
-		if (strcasecmp(name, arches[i]->name) == 0)
-			return (arches[i]->vmcoreinfo_at);
-	return (NULL);
+	return ((a = named(name)) != NULL ? a->vmcoreinfo_at : NULL);
 }
 
 const struct kvm_arch *

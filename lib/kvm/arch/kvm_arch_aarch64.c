@@ -36,29 +36,21 @@ arm64_claims(kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 }
 
 static int
-need(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg,
-    const char *key, int base, uint64_t *v)
-{
-	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, key, base, v) == 0)
-		return (0);
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an arm64 image "
-	    "whose VMCOREINFO has no %s: its addresses cannot be "
-	    "translated", key));
-}
-
-static int
 arm64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	struct kvm_arch_state *st = &kvm->arch;
 	uint64_t page, va_bits, t1sz, voffset, pgd, modules;
 
-	if (need(kvm, vmcoreinfo, arg, "PAGESIZE", 10, &page) != 0 ||
-	    need(kvm, vmcoreinfo, arg, "NUMBER(VA_BITS)", 10, &va_bits) != 0 ||
-	    need(kvm, vmcoreinfo, arg, "NUMBER(kimage_voffset)", 0,
-	    &voffset) != 0 ||
-	    need(kvm, vmcoreinfo, arg, "NUMBER(PHYS_OFFSET)", 0,
-	    &st->phys_offset) != 0 ||
-	    need(kvm, vmcoreinfo, arg, "SYMBOL(swapper_pg_dir)", 16, &pgd) != 0)
+	if (_memstat_kvm_vmcoreinfo_need(kvm, "arm64", vmcoreinfo, arg,
+	    "PAGESIZE", 10, &page) != 0 ||
+	    _memstat_kvm_vmcoreinfo_need(kvm, "arm64", vmcoreinfo, arg,
+	    "NUMBER(VA_BITS)", 10, &va_bits) != 0 ||
+	    _memstat_kvm_vmcoreinfo_need(kvm, "arm64", vmcoreinfo, arg,
+	    "NUMBER(kimage_voffset)", 0, &voffset) != 0 ||
+	    _memstat_kvm_vmcoreinfo_need(kvm, "arm64", vmcoreinfo, arg,
+	    "NUMBER(PHYS_OFFSET)", 0, &st->phys_offset) != 0 ||
+	    _memstat_kvm_vmcoreinfo_need(kvm, "arm64", vmcoreinfo, arg,
+	    "SYMBOL(swapper_pg_dir)", 16, &pgd) != 0)
 		return (-1);
 	if (page != 4096 && page != 16384 && page != 65536)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an arm64 "

@@ -42,25 +42,15 @@ s390x_claims(kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 }
 
 static int
-need(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg,
-    const char *key, int base, uint64_t *v)
-{
-	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, key, base, v) == 0)
-		return (0);
-	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an s390x image "
-	    "whose VMCOREINFO has no %s: its addresses cannot be "
-	    "translated", key));
-}
-
-static int
 s390x_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	struct kvm_arch_state *st = &kvm->arch;
 	uint64_t page, pgd, vmemmap, ident = 0, off = 0, phys = 0;
 
-	if (need(kvm, vmcoreinfo, arg, "PAGESIZE", 10, &page) != 0 ||
-	    need(kvm, vmcoreinfo, arg, "SYMBOL(swapper_pg_dir)", 16,
-	    &pgd) != 0)
+	if (_memstat_kvm_vmcoreinfo_need(kvm, "s390x", vmcoreinfo, arg,
+	    "PAGESIZE", 10, &page) != 0 ||
+	    _memstat_kvm_vmcoreinfo_need(kvm, "s390x", vmcoreinfo, arg,
+	    "SYMBOL(swapper_pg_dir)", 16, &pgd) != 0)
 		return (-1);
 	if (page != 4096)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an s390x "
@@ -72,7 +62,8 @@ s390x_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "KERNELOFFPHYS",
 	    16, &phys) != 0)
 		off = phys = ident;
-	else if (need(kvm, vmcoreinfo, arg, "KERNELOFFSET", 16, &off) != 0)
+	else if (_memstat_kvm_vmcoreinfo_need(kvm, "s390x", vmcoreinfo, arg,
+	    "KERNELOFFSET", 16, &off) != 0)
 		return (-1);
 	st->page_shift = 12;
 	st->direct_map = ident;
@@ -112,15 +103,15 @@ index_of(uint64_t vaddr, unsigned t)
 	return ((vaddr >> (20 + 11 * t)) & 0x7ff);
 }
 
+/* The 8-byte word at physical address at, in the machine's order. */
 static bool
-entry(const struct kvm_arch_state *st, kvm_phys_fn read, void *arg,
-    uint64_t at, uint64_t *e)
+word(kvm_phys_fn read, void *arg, bool big, uint64_t at, uint64_t *w)
 {
 	unsigned char b[8];
 
 	if (!read(arg, at, b, sizeof(b)))
 		return (false);
-	*e = _memstat_uint_in(b, sizeof(b), st->big_endian);
+	*w = _memstat_uint_in(b, sizeof(b), big);
 	return (true);
 }
 
@@ -139,8 +130,8 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 		/* A table of type t spans 2^(31 + 11t) bytes. */
 		if (t < 0 || (t < 3 && (vaddr >> (31 + 11 * t)) != 0))
 			return (-1);
-		if (!entry(st, read, arg, table + index_of(vaddr, (unsigned)t) *
-		    8, &e))
+		if (!word(read, arg, st->big_endian, table +
+		    index_of(vaddr, (unsigned)t) * 8, &e))
 			return (-1);
 		if ((e & TABLE_INVALID) == 0 && TABLE_TYPE(e) == (unsigned)t)
 			break;
@@ -158,7 +149,7 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 				    (vaddr & ((1ULL << 20) - 1));
 				return (0);
 			}
-			if (!entry(st, read, arg, (e & PT_ORIGIN) +
+			if (!word(read, arg, st->big_endian, (e & PT_ORIGIN) +
 			    ((vaddr >> 12) & 0xff) * 8, &e) ||
 			    (e & PAGE_INVALID) != 0)
 				return (-1);
@@ -167,8 +158,9 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 		}
 		table = e & TABLE_ORIGIN;
 		t--;
-		if (!entry(st, read, arg, table + index_of(vaddr, (unsigned)t) *
-		    8, &e) || (e & TABLE_INVALID) != 0 ||
+		if (!word(read, arg, st->big_endian, table +
+		    index_of(vaddr, (unsigned)t) * 8, &e) ||
+		    (e & TABLE_INVALID) != 0 ||
 		    TABLE_TYPE(e) != (unsigned)t)
 			return (-1);
 	}
@@ -189,12 +181,8 @@ s390x_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
 static int
 s390x_vmcoreinfo_at(kvm_phys_fn read, void *arg, bool big, uint64_t *paddr)
 {
-	unsigned char b[8];
-
-	if (!read(arg, LOWCORE_VMCOREINFO, b, sizeof(b)))
-		return (-1);
-	*paddr = _memstat_uint_in(b, sizeof(b), big);
-	return (*paddr != 0 ? 0 : -1);
+	return (word(read, arg, big, LOWCORE_VMCOREINFO, paddr) &&
+	    *paddr != 0 ? 0 : -1);
 }
 
 const struct kvm_arch _memstat_kvm_arch_s390x = {

@@ -22,3 +22,15 @@ _memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn vmcoreinfo, void *arg,
 	*v = strtoull(buf, &end, base);
 	return (*end != '\0' || errno != 0 ? -1 : 0);
 }
+
+int
+_memstat_kvm_vmcoreinfo_need(struct memstat_kvm *kvm, const char *machine,
+    kvm_vmcoreinfo_fn vmcoreinfo, void *arg, const char *key, int base,
+    uint64_t *v)
+{
+	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, key, base, v) == 0)
+		return (0);
+	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "an %s image whose "
+	    "VMCOREINFO has no %s: its addresses cannot be translated",
+	    machine, key));
+}

@@ -14,5 +14,12 @@
  */
 int	_memstat_kvm_vmcoreinfo_number(kvm_vmcoreinfo_fn vmcoreinfo, void *arg,
 	    const char *key, int base, uint64_t *v);
+/*
+ * The same, for a number an image of machine ("arm64", "s390x") cannot
+ * be translated without: 0, or -1 with the error recorded, naming it.
+ */
+int	_memstat_kvm_vmcoreinfo_need(struct memstat_kvm *kvm,
+	    const char *machine, kvm_vmcoreinfo_fn vmcoreinfo, void *arg,
+	    const char *key, int base, uint64_t *v);
 
 #endif /* !KVM_VMCOREINFO_H */
