@@ -5,8 +5,8 @@
  * that has them, LPA's and LPA2's high output bits, and reserved and
  * invalid entries; its answers kept per page; the linear map, KASLR and
  * pointer authentication from a VMCOREINFO; s390x's DAT tables, big-endian,
- * and its maps; and which architecture an image is, or the one line
- * saying it is not read.
+ * and its maps; riscv64's Sv39, Sv48 and Sv57 tables and its maps; and
+ * which architecture an image is, or the one line saying it is not read.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -626,6 +626,161 @@ test_s390x_setup(void **state)
 	    true, &pa), -1);
 }
 
+/* Slot of vaddr in a riscv64 table at level l (0: the pages'). */
+static uint64_t
+riscv_slot(uint64_t table, uint64_t vaddr, unsigned l)
+{
+	return (table + ((vaddr >> (12 + 9 * l)) & 511) * 8);
+}
+
+/* A riscv64 entry: a table's (V) or a leaf's (V, R, W), of pa. */
+#define RISCV_TABLE(pa)	(((pa) >> 12) << 10 | 1)
+#define RISCV_LEAF(pa)	(((pa) >> 12) << 10 | 7)
+
+/*
+ * riscv64: Sv48 as Debian's 7.2 chose under QEMU (a vmalloc page, a
+ * 2 MiB and a 1 GiB leaf), Sv39 and Sv57 (3 and 5 levels); an invalid
+ * entry, a table where the last level's page belongs, an address not of
+ * the kernel's half, and Svpbmt's memory-type bits beside the number.
+ */
+static void
+test_walk_riscv64(void **state)
+{
+	const uint64_t va = 0xffff8f8000123456ULL;
+	const uint64_t sv39 = 0xffffffc000123456ULL;
+	struct kvm_arch_state st = { .ops = &_memstat_kvm_arch_riscv64,
+	    .page_shift = 12, .pgd = 0x80100000ULL, .va_bits = 48 };
+	struct phys p = { .n = 0 };
+	int rc;
+
+	(void)state;
+	poke(&p, riscv_slot(0x80100000ULL, va, 3), RISCV_TABLE(0x80200000ULL));
+	poke(&p, riscv_slot(0x80200000ULL, va, 2), RISCV_TABLE(0x80300000ULL));
+	poke(&p, riscv_slot(0x80300000ULL, va, 1), RISCV_TABLE(0x80400000ULL));
+	poke(&p, riscv_slot(0x80400000ULL, va, 0), RISCV_LEAF(0x9abcd000ULL));
+	assert_int_equal(walk(&st, &p, va, &rc), 0x9abcd456ULL);
+	assert_int_equal(rc, 0);
+	/* Svpbmt's bits 61 and 62 are not the page's number. */
+	p.word[3] |= 3ULL << 61;
+	assert_int_equal(walk(&st, &p, va, &rc), 0x9abcd456ULL);
+	/* Not valid. */
+	p.word[3] &= ~1ULL;
+	(void)walk(&st, &p, va, &rc);
+	assert_int_equal(rc, -1);
+	/* A table where the page belongs: no fifth level below Sv48. */
+	p.word[3] = RISCV_TABLE(0x80500000ULL);
+	(void)walk(&st, &p, va, &rc);
+	assert_int_equal(rc, -1);
+	/* A 2 MiB leaf, then a 1 GiB one. */
+	p.word[2] = RISCV_LEAF(0xc0200000ULL);
+	assert_int_equal(walk(&st, &p, va, &rc), 0xc0323456ULL);
+	p.word[1] = RISCV_LEAF(0x100000000ULL);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x100123456ULL);
+	assert_int_equal(rc, 0);
+	/* Not the kernel's half of Sv48's space. */
+	(void)walk(&st, &p, 0x00008f8000123456ULL, &rc);
+	assert_int_equal(rc, -1);
+	/* Sv39: three levels from the same top table. */
+	st.va_bits = 39;
+	p.n = 0;
+	poke(&p, riscv_slot(0x80100000ULL, sv39, 2),
+	    RISCV_TABLE(0x80300000ULL));
+	poke(&p, riscv_slot(0x80300000ULL, sv39, 1),
+	    RISCV_TABLE(0x80400000ULL));
+	poke(&p, riscv_slot(0x80400000ULL, sv39, 0),
+	    RISCV_LEAF(0x9abcd000ULL));
+	assert_int_equal(walk(&st, &p, sv39, &rc), 0x9abcd456ULL);
+	/* Sv39's kernel half starts at bit 38. */
+	(void)walk(&st, &p, sv39 & ~(1ULL << 38), &rc);
+	assert_int_equal(rc, -1);
+	/* Sv57: five, as trixie's 6.12 chose. */
+	st.va_bits = 57;
+	p.n = 0;
+	poke(&p, riscv_slot(0x80100000ULL, 0xff20000000123456ULL, 4),
+	    RISCV_TABLE(0x80200000ULL));
+	poke(&p, riscv_slot(0x80200000ULL, 0xff20000000123456ULL, 3),
+	    RISCV_TABLE(0x80300000ULL));
+	poke(&p, riscv_slot(0x80300000ULL, 0xff20000000123456ULL, 2),
+	    RISCV_TABLE(0x80400000ULL));
+	poke(&p, riscv_slot(0x80400000ULL, 0xff20000000123456ULL, 1),
+	    RISCV_TABLE(0x80500000ULL));
+	poke(&p, riscv_slot(0x80500000ULL, 0xff20000000123456ULL, 0),
+	    RISCV_LEAF(0x87654000ULL));
+	assert_int_equal(walk(&st, &p, 0xff20000000123456ULL, &rc),
+	    0x87654456ULL);
+	assert_int_equal(rc, 0);
+}
+
+/*
+ * riscv64 from its VMCOREINFO (Debian's 7.2 under QEMU, Sv48): the
+ * direct map up to the modules, the image by va_kernel_pa_offset, the
+ * page tables' root, the struct page array from a memory section; an
+ * image that does not say where its kernel was loaded, refused.
+ */
+static void
+test_riscv64_setup(void **state)
+{
+	static const char info[] = "OSRELEASE=7.2.13+deb14-riscv64\n"
+	    "PAGESIZE=4096\nSYMBOL(swapper_pg_dir)=ffffffff82307000\n"
+	    "NUMBER(phys_ram_base)=2147483648\n"
+	    "NUMBER(PAGE_OFFSET)=0xffffaf8000000000\n"
+	    "NUMBER(VA_BITS)=48\n"
+	    "NUMBER(VMEMMAP_START)=0xffff8d8000000000\n"
+	    "NUMBER(MODULES_VADDR)=0xffffffff023a0000\n"
+	    "NUMBER(KERNEL_LINK_ADDR)=0xffffffff80000000\n"
+	    "NUMBER(va_kernel_pa_offset)=0xfffffffeffe00000\n"
+	    "KERNELOFFSET=0\n";
+	static const char sv42[] = "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=ffffffff82307000\n"
+	    "NUMBER(phys_ram_base)=2147483648\n"
+	    "NUMBER(PAGE_OFFSET)=0xffffaf8000000000\nNUMBER(VA_BITS)=42\n"
+	    "NUMBER(KERNEL_LINK_ADDR)=0xffffffff80000000\n"
+	    "NUMBER(va_kernel_pa_offset)=0xfffffffeffe00000\n";
+	static const char no_offset[] = "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=ffffffff82307000\n"
+	    "NUMBER(phys_ram_base)=2147483648\n"
+	    "NUMBER(PAGE_OFFSET)=0xffffaf8000000000\nNUMBER(VA_BITS)=48\n"
+	    "NUMBER(KERNEL_LINK_ADDR)=0xffffffff80000000\n";
+	struct memstat_kvm kvm = { 0 };
+	uint64_t pa, vmemmap, direct;
+
+	(void)state;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)info), 0);
+	assert_ptr_equal(_memstat_kvm_arch(&kvm), &_memstat_kvm_arch_riscv64);
+	assert_false(kvm.arch.big_endian);
+	assert_int_equal(kvm.arch.va_bits, 48);
+	assert_int_equal(kvm.arch.pgd, 0x82507000ULL);
+	/* The direct map: RAM starts at 2 GiB. */
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0xffffaf8001234000ULL,
+	    &pa));
+	assert_int_equal(pa, 0x81234000ULL);
+	/* The image. */
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0xffffffff81000010ULL,
+	    &pa));
+	assert_int_equal(pa, 0x81200010ULL);
+	/* vmalloc, vmemmap and the modules are the page tables'. */
+	assert_false(_memstat_kvm_arch_linear(&kvm, 0xffff8d8000000040ULL,
+	    &pa));
+	assert_false(_memstat_kvm_arch_linear(&kvm, 0xffffffff023a1000ULL,
+	    &pa));
+	assert_int_equal(_memstat_kvm_arch_riscv64.memmap(&kvm, &one_section,
+	    64, &vmemmap, &direct), 0);
+	assert_int_equal(vmemmap, 0x3d000000000ULL);
+	assert_int_equal(direct, 0xffffaf8000000000ULL - 0x80000000ULL);
+	assert_int_equal(_memstat_kvm_arch_relocate(&kvm,
+	    0xffffffff81000000ULL), 0xffffffff81000000ULL);
+	/* What is not read, and what it lacks, said. */
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "riscv64", line_of,
+	    (void *)sv42), -1);
+	assert_non_null(strstr(kvm.err.msg, "42-bit addresses"));
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "riscv64", line_of,
+	    (void *)no_offset), -1);
+	assert_non_null(strstr(kvm.err.msg, "va_kernel_pa_offset"));
+	assert_string_equal(_memstat_elf_machine_name(243), "riscv64");
+	assert_null(_memstat_kvm_arch_vmcoreinfo_at("riscv64"));
+}
+
 /* An architecture not read, and an arm64 image that cannot be read. */
 static void
 test_refusals(void **state)
@@ -644,7 +799,7 @@ test_refusals(void **state)
 	    (void *)arm64_info), -1);
 	assert_int_equal(kvm.err.code, MEMSTAT_ERROR_KVM);
 	assert_string_equal(kvm.err.msg, "a core image of ppc64: only x86-64, "
-	    "arm64 and s390x images are read");
+	    "arm64, s390x and riscv64 images are read");
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
 	    (void *)bad_page), -1);
 	assert_non_null(strstr(kvm.err.msg, "8192-byte pages"));
@@ -670,6 +825,8 @@ main(void)
 		cmocka_unit_test(test_x86_setup),
 		cmocka_unit_test(test_walk_s390x),
 		cmocka_unit_test(test_s390x_setup),
+		cmocka_unit_test(test_walk_riscv64),
+		cmocka_unit_test(test_riscv64_setup),
 		cmocka_unit_test(test_refusals),
 	};
 
