@@ -601,6 +601,27 @@ test_vmlinuz_payload_outside(void **state)
 }
 
 /*
+ * An arm64 or riscv64 Image (their boot header's magic at 56) named by
+ * -N for a dump whose VMCOREINFO names no kallsyms tables: said in one
+ * line, not taken for a System.map.
+ */
+static void
+test_boot_image(void **state)
+{
+	static unsigned char image[4096];
+
+	(void)state;
+	image[0] = 'M';
+	image[1] = 'Z';
+	memcpy(image + 56, "ARM\x64", 4);
+	assert_refused_with(DIR510 "vmcore.elf", image, sizeof(image),
+	    "a kernel Image (arm64's boot format), whose kallsyms");
+	memcpy(image + 56, "RSC\x05", 4);
+	assert_refused_with(DIR510 "vmcore.elf", image, sizeof(image),
+	    "a kernel Image (riscv64's boot format), whose kallsyms");
+}
+
+/*
  * Types of a kernel outside what memstat reads, as -N's raw BTF (made
  * here by libbpf's writer): a kmem_cache with no oo (SLAB's), or SLUB's
  * with a kmem_cache_node that counts no objects (no CONFIG_SLUB_DEBUG);
@@ -1075,6 +1096,7 @@ main(void)
 		cmocka_unit_test(test_symbol_table_nomem),
 		cmocka_unit_test(test_debian_placeholder),
 		cmocka_unit_test(test_vmlinuz_payload_outside),
+		cmocka_unit_test(test_boot_image),
 		cmocka_unit_test(test_not_slub),
 		cmocka_unit_test(test_no_btf),
 		cmocka_unit_test(test_btf_found),

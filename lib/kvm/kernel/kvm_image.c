@@ -2,7 +2,9 @@
  * kvm_image.c: a kernel image named by -N, as memory at its link-time
  * addresses: a vmlinuz (an x86 bzImage: its payload, the kernel's ELF
  * image compressed with xz, zstd or gzip as Debian's kernels are,
- * decompressed here) or a vmlinux.  kvm_kallsyms_find.c finds the
+ * decompressed here) or a vmlinux.  An arm64 or riscv64 Image is known
+ * by its header and said to be what it is: where a kernel's VMCOREINFO
+ * names its kallsyms tables (6.0 on) it is not needed.  kvm_kallsyms_find.c finds the
  * kallsyms tables in it as in a dump.  Every length the file gives is
  * bounded before it is used.
  */
@@ -19,6 +21,11 @@
 #include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/kernel/kvm_image.h"
 
+/*
+ * The arm64 and riscv64 Image headers' second magic
+ * (Documentation/arch/arm64/booting.rst, arch/riscv/boot-image-header.rst).
+ */
+#define IMAGE_MAGIC	56
 /* A kernel image is tens of MiB; no more than this is decompressed. */
 #define MAX_IMAGE	((size_t)512 << 20)
 /* The x86 boot protocol's setup header (Documentation/arch/x86/boot.rst). */
@@ -58,6 +65,18 @@ _memstat_kvm_is_bzimage(const unsigned char *h, size_t n)
 {
 	return (n > PAYLOAD_LENGTH + 4 && h[0] == 'M' && h[1] == 'Z' &&
 	    memcmp(h + HDRS_MAGIC, "HdrS", 4) == 0);
+}
+
+const char *
+_memstat_kvm_boot_image(const unsigned char *h, size_t n)
+{
+	if (n < IMAGE_MAGIC + 4)
+		return (NULL);
+	if (memcmp(h + IMAGE_MAGIC, "ARM\x64", 4) == 0)
+		return ("arm64");
+	if (memcmp(h + IMAGE_MAGIC, "RSC\x05", 4) == 0)
+		return ("riscv64");
+	return (NULL);
 }
 
 /* The payload decompressed, into a buffer of up to MAX_IMAGE bytes. */
@@ -208,6 +227,13 @@ _memstat_kvm_image_load(struct memstat_kvm *kvm, FILE *f,
 	} while (got > 0);
 	if (_memstat_kvm_is_bzimage(file, n))
 		rc = decompress(kvm, file, n, img);
+	else if (_memstat_kvm_boot_image(file, n) != NULL)
+		_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR, "%s: a "
+		    "kernel Image (%s's boot format), whose kallsyms are not "
+		    "read: VMCOREINFO names no kallsyms tables here (Linux "
+		    "before 6.0); name the -dbg package's vmlinux or its "
+		    "System.map with -N",
+		    kvm->system, _memstat_kvm_boot_image(file, n));
 	else {
 		img->elf = file;
 		img->len = n;

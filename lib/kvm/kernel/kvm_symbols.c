@@ -264,7 +264,8 @@ symtab_load(struct memstat_kvm *kvm)
 		} else {
 			/*
 			 * A vmlinux gives its .symtab, if not stripped; a
-			 * vmlinuz the kallsyms tables in its image; a BTF
+			 * vmlinuz (an x86 bzImage, an arm64 or riscv64
+			 * Image) the kallsyms tables in its image; a BTF
 			 * file only types (kvm_btf.c).  Anything else must
 			 * be a System.map.
 			 */
@@ -272,7 +273,7 @@ symtab_load(struct memstat_kvm *kvm)
 			if (n >= 4 && memcmp(magic, "\177ELF", 4) == 0)
 				rc = elf_symtab_load(kvm, st);
 			else if ((vmlinuz = _memstat_kvm_is_bzimage(magic,
-			    n)))
+			    n) || _memstat_kvm_boot_image(magic, n) != NULL))
 				rc = 1;
 			else if (!_memstat_kvm_is_btf(magic, n)) {
 				rewind(f);
