@@ -27,7 +27,17 @@ JSON_LIBS  = -Wl,-Bstatic $(shell pkg-config --libs json-c) -Wl,-Bdynamic
 # (lib/kvm/dump/kvm_diskdump_phys.h);
 # liblzma, libzstd and zlib decompress a vmlinuz named by -N.
 KVM_CFLAGS = $(shell pkg-config --cflags libkdumpfile libbpf)
+# Debian 13's libelf.a calls elfutils' libeu, which it does not ship: a
+# program that needs it cannot be linked with it.  Where it cannot,
+# libelf is linked shared.
+ELF_STATIC := $(shell printf 'char elf_begin(); int main(void) { return elf_begin(); }' | \
+	$(CC) -x c -w -o /dev/null - -Wl,-Bstatic -lelf -lz -lzstd -Wl,-Bdynamic \
+	2> /dev/null && echo yes)
+ifeq ($(ELF_STATIC),yes)
 KVM_LIBS   = -Wl,-Bstatic -lbpf -lelf -ldeflate -lz -llzma -lzstd -Wl,-Bdynamic -ldl -lpthread
+else
+KVM_LIBS   = -Wl,-Bstatic -lbpf -ldeflate -lz -llzma -lzstd -Wl,-Bdynamic -lelf -ldl -lpthread
+endif
 # A distribution's package links them all shared (Debian's policy allows
 # no copies of a library inside a program): STATIC_KVM=0.
 ifeq ($(STATIC_KVM),0)
