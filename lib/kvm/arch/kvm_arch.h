@@ -2,9 +2,9 @@
  * kvm_arch.h: what differs between the architectures a core image may be
  * of, behind one interface (kvm_arch_ops.h), one room each
  * (kvm_arch_x86_64.c, kvm_arch_aarch64.c, kvm_arch_s390x.c,
- * kvm_arch_riscv64.c), as drgn's arch_*.c and crash's x86_64.c and
- * arm64.c: the direct map and the kernel image's
- * map, the page size, the page-table walk, which link-time addresses
+ * kvm_arch_riscv64.c, kvm_arch_ppc64.c), as drgn's arch_*.c and crash's
+ * x86_64.c and arm64.c: the direct map and the kernel image's map, the
+ * page size, the page-table walk, which link-time addresses
  * KASLR moves, what a return address carries beside the address, and
  * where the struct page array is (kvm_memmap.h).  The readers (through
  * the handle's translation) and the floors above ask here and do not

@@ -1,7 +1,7 @@
 /*
  * kvm_arch_ops.h: the interface each architecture's room fills
  * (kvm_arch_x86_64.c, kvm_arch_aarch64.c, kvm_arch_s390x.c,
- * kvm_arch_riscv64.c), and what a room may ask of the floor above it, the kernel's (kvm_memmap.c hands it).  Adding an
+ * kvm_arch_riscv64.c, kvm_arch_ppc64.c), and what a room may ask of the floor above it, the kernel's (kvm_memmap.c hands it).  Adding an
  * architecture is a room that fills struct kvm_arch and a line in
  * kvm_arch.c's table.
  */
@@ -70,5 +70,6 @@ extern const struct kvm_arch _memstat_kvm_arch_x86_64;
 extern const struct kvm_arch _memstat_kvm_arch_aarch64;
 extern const struct kvm_arch _memstat_kvm_arch_s390x;
 extern const struct kvm_arch _memstat_kvm_arch_riscv64;
+extern const struct kvm_arch _memstat_kvm_arch_ppc64;
 
 #endif /* !KVM_ARCH_OPS_H */

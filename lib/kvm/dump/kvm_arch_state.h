@@ -11,6 +11,17 @@
 
 struct kvm_arch;
 
+/*
+ * ppc64's: which MMU the kernel runs, and, with hash, where vmemmap_list
+ * and the sizes of its blocks are (physical addresses) and the offsets
+ * of struct vmemmap_backing's and struct mmu_psize_def's members.
+ */
+struct kvm_arch_ppc64 {
+	bool		 hash;
+	uint64_t	 vmemmap_list, vmemmap_psize, psize_defs;
+	unsigned	 def_size, def_shift, next, phys, virt;
+};
+
 /* Page-table steps remembered, by page: the kernel image's and vmemmap's. */
 #define KVM_TLB_SIZE	64
 
@@ -43,6 +54,7 @@ struct kvm_arch_state {
 	/* SPARSEMEM's section size (NUMBER(SECTION_SIZE_BITS)), or 0. */
 	unsigned	 section_bits;
 	uint64_t	 section_roots;	/* LENGTH(mem_section), or 0 */
+	struct kvm_arch_ppc64 ppc64;
 };
 
 #endif /* !KVM_ARCH_STATE_H */

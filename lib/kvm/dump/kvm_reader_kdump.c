@@ -472,8 +472,12 @@ note_at(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t paddr)
 {
 	int rc;
 
+	/*
+	 * The kernel's own note says its byte order where the dump's
+	 * header is wrong (QEMU 7.2's of a little-endian ppc64 guest).
+	 */
 	rc = _memstat_vmcoreinfo_note_at(phys_read_any, ks, paddr,
-	    kvm->arch.big_endian, &ks->vmcoreinfo);
+	    &kvm->arch.big_endian, &ks->vmcoreinfo);
 	if (rc < 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));

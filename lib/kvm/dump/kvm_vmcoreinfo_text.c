@@ -53,21 +53,28 @@ _memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
 
 int
 _memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
-    void *buf, size_t len), void *arg, uint64_t paddr, bool big, char **text)
+    void *buf, size_t len), void *arg, uint64_t paddr, bool *bigp,
+    char **text)
 {
 	unsigned char head[NOTE_HEAD], *note;
 	size_t len, vlen;
 	Elf64_Nhdr nh;
+	bool big = *bigp;
 	int rc = 1;
 
 	*text = NULL;
-	if (!read(arg, paddr, head, sizeof(head)))
-		return (1);
-	memcpy(&nh, head, sizeof(nh));
-	_memstat_elf_nhdr(&nh, big);
-	if (nh.n_namesz != sizeof("VMCOREINFO") || nh.n_type != 0 ||
-	    nh.n_descsz == 0 || nh.n_descsz > NOTE_TEXT_MAX ||
+	if (!read(arg, paddr, head, sizeof(head)) ||
 	    memcmp(head + sizeof(nh), "VMCOREINFO", sizeof("VMCOREINFO")) != 0)
+		return (1);
+	for (int order = 0; order < 2; order++, big = !big) {
+		memcpy(&nh, head, sizeof(nh));
+		_memstat_elf_nhdr(&nh, big);
+		if (nh.n_namesz == sizeof("VMCOREINFO") && nh.n_type == 0 &&
+		    nh.n_descsz != 0 && nh.n_descsz <= NOTE_TEXT_MAX)
+			break;
+	}
+	if (nh.n_namesz != sizeof("VMCOREINFO") || nh.n_type != 0 ||
+	    nh.n_descsz == 0 || nh.n_descsz > NOTE_TEXT_MAX)
 		return (1);
 	len = sizeof(head) + nh.n_descsz;
 	if ((note = malloc(len)) == NULL)
@@ -76,8 +83,10 @@ _memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
 		if (_memstat_vmcoreinfo_in_notes(note, len, big, text) != 0)
 			rc = -1;
 		else if (*text != NULL &&
-		    _memstat_vmcoreinfo_value(*text, "OSRELEASE", &vlen) != NULL)
+		    _memstat_vmcoreinfo_value(*text, "OSRELEASE", &vlen) != NULL) {
+			*bigp = big;
 			rc = 0;
+		}
 	}
 	free(note);
 	if (rc != 0) {

@@ -21,11 +21,14 @@ int	_memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
 /*
  * The kernel's VMCOREINFO note in physical memory at paddr (read by
  * read), as crash_save_vmcoreinfo_init() made it: a note header, its
- * name "VMCOREINFO", its text with an OSRELEASE line.  0 with a
- * NUL-terminated copy in *text; 1: none there; -1 when memory runs out.
+ * name "VMCOREINFO", its text with an OSRELEASE line, in the byte order
+ * *big says or else in the other, which *big then says: the kernel's
+ * (QEMU 7.2 labels a little-endian ppc64 guest's dump big-endian).  0
+ * with a NUL-terminated copy in *text; 1: none there; -1 when memory
+ * runs out.
  */
 int	_memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
-	    void *buf, size_t len), void *arg, uint64_t paddr, bool big,
+	    void *buf, size_t len), void *arg, uint64_t paddr, bool *big,
 	    char **text);
 /* A line "KEY=value": its value, *len bytes up to the newline, or NULL. */
 const char *_memstat_vmcoreinfo_value(const char *text, const char *key,
