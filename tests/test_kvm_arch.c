@@ -5,8 +5,10 @@
  * that has them, LPA's and LPA2's high output bits, and reserved and
  * invalid entries; its answers kept per page; the linear map, KASLR and
  * pointer authentication from a VMCOREINFO; s390x's DAT tables, big-endian,
- * and its maps; riscv64's Sv39, Sv48 and Sv57 tables and its maps; and
- * which architecture an image is, or the one line saying it is not read.
+ * and its maps; riscv64's Sv39, Sv48 and Sv57 tables and its maps;
+ * ppc64's radix and hash tables (big-endian under a little-endian
+ * kernel), hash's vmemmap_list and its maps; and which architecture an
+ * image is, or the one line saying it is not read.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,15 +41,19 @@ peek(void *arg, uint64_t paddr, void *buf, size_t len)
 {
 	struct phys *p = arg;
 
+	unsigned char w[8];
+
 	p->reads++;
-	if (len != 8)
+	if (len != 8 && len != 4)
 		return (false);
 	for (size_t i = 0; i < p->n; i++)
 		if (p->addr[i] == paddr) {
 			/* In the machine's order, whatever this one's. */
 			for (int k = 0; k < 8; k++)
-				((unsigned char *)buf)[p->big ? 7 - k : k] =
+				w[p->big ? 7 - k : k] =
 				    (unsigned char)(p->word[i] >> (8 * k));
+			/* A 4-byte read: the first half, as memory holds it. */
+			memcpy(buf, w, len);
 			return (true);
 		}
 	/* An entry never written: zero, invalid. */
@@ -781,6 +787,175 @@ test_riscv64_setup(void **state)
 	assert_null(_memstat_kvm_arch_vmcoreinfo_at("riscv64"));
 }
 
+/* Slot of vaddr in a ppc64 table whose entries map 1 << shift bytes. */
+static uint64_t
+ppc_slot(uint64_t table, uint64_t vaddr, unsigned shift, unsigned bits)
+{
+	return (table + ((vaddr >> shift) & ((1ULL << bits) - 1)) * 8);
+}
+
+/* A ppc64 entry: a table's (present) or a leaf's (present, PTE). */
+#define PPC_TABLE(pa)	((pa) | 1ULL << 63 | 9)
+#define PPC_LEAF(pa)	((pa) | 3ULL << 62 | 0x10e)
+
+/*
+ * ppc64, radix: Debian's 7.2 (4 KiB pages) and its 64k flavour, a
+ * little-endian kernel whose page tables are big-endian; a 2 MiB and a
+ * 1 GiB leaf; an entry not present, a table where the page belongs, an
+ * address outside the kernel's region.
+ */
+static void
+test_walk_ppc64_radix(void **state)
+{
+	const uint64_t va = 0xc008000012345678ULL;
+	struct kvm_arch_state st = { .ops = &_memstat_kvm_arch_ppc64,
+	    .page_shift = 12, .pgd = 0x29d0000ULL };
+	struct phys p = { .n = 0, .big = true };
+	int rc;
+
+	(void)state;
+	poke(&p, ppc_slot(0x29d0000ULL, va, 39, 13), PPC_TABLE(0x1000000ULL));
+	poke(&p, ppc_slot(0x1000000ULL, va, 30, 9), PPC_TABLE(0x1001000ULL));
+	poke(&p, ppc_slot(0x1001000ULL, va, 21, 9), PPC_TABLE(0x1002000ULL));
+	poke(&p, ppc_slot(0x1002000ULL, va, 12, 9), PPC_LEAF(0x7654000ULL));
+	assert_int_equal(walk(&st, &p, va, &rc), 0x7654678ULL);
+	assert_int_equal(rc, 0);
+	/* Read little-endian, the tables would not be found. */
+	p.big = false;
+	(void)walk(&st, &p, va, &rc);
+	assert_int_equal(rc, -1);
+	p.big = true;
+	/* Not present. */
+	p.word[3] &= ~(1ULL << 63);
+	(void)walk(&st, &p, va, &rc);
+	assert_int_equal(rc, -1);
+	/* A table where the page belongs. */
+	p.word[3] = PPC_TABLE(0x1003000ULL);
+	(void)walk(&st, &p, va, &rc);
+	assert_int_equal(rc, -1);
+	/* A 2 MiB leaf, then a 1 GiB one. */
+	p.word[2] = PPC_LEAF(0x40000000ULL);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x40145678ULL);
+	p.word[1] = PPC_LEAF(0x80000000ULL);
+	assert_int_equal(walk(&st, &p, va, &rc), 0x92345678ULL);
+	assert_int_equal(rc, 0);
+	/* Not the kernel's region. */
+	(void)walk(&st, &p, va & ~(0xcULL << 60), &rc);
+	assert_int_equal(rc, -1);
+	/* 64 KiB pages: the last level indexes 5 bits from bit 16. */
+	st.page_shift = 16;
+	p.n = 0;
+	poke(&p, ppc_slot(0x29d0000ULL, va, 39, 13), PPC_TABLE(0x1000000ULL));
+	poke(&p, ppc_slot(0x1000000ULL, va, 30, 9), PPC_TABLE(0x1010000ULL));
+	poke(&p, ppc_slot(0x1010000ULL, va, 21, 9), PPC_TABLE(0x1020100ULL));
+	poke(&p, ppc_slot(0x1020100ULL, va, 16, 5), PPC_LEAF(0x7650000ULL));
+	assert_int_equal(walk(&st, &p, va, &rc), 0x7655678ULL);
+	assert_int_equal(rc, 0);
+}
+
+/*
+ * ppc64, hash: vmalloc by hash's tables (64 KiB pages: 8, 10, 10, 8
+ * bits), and vmemmap, which they do not map, by vmemmap_list's blocks
+ * (16 MiB each here: mmu_psize_defs[mmu_vmemmap_psize].shift 24), in the
+ * kernel's own byte order.
+ */
+static void
+test_walk_ppc64_hash(void **state)
+{
+	const uint64_t va = 0xc008000012345678ULL;
+	const uint64_t page = 0xc00c000001000040ULL;
+	struct kvm_arch_state st = { .ops = &_memstat_kvm_arch_ppc64,
+	    .page_shift = 16, .pgd = 0x29d0000ULL,
+	    .direct_map = 0xc000000000000000ULL,
+	    .ppc64 = { .hash = true, .vmemmap_list = 0x29eba78ULL,
+	    .vmemmap_psize = 0x29ec288ULL, .psize_defs = 0x29ebbf8ULL,
+	    .def_size = 96, .def_shift = 0, .next = 0, .phys = 8,
+	    .virt = 16 } };
+	struct phys p = { .n = 0, .big = true };
+	int rc;
+
+	(void)state;
+	poke(&p, ppc_slot(0x29d0000ULL, va, 44, 8), PPC_TABLE(0x1000000ULL));
+	poke(&p, ppc_slot(0x1000000ULL, va, 34, 10), PPC_TABLE(0x1010000ULL));
+	poke(&p, ppc_slot(0x1010000ULL, va, 24, 10), PPC_TABLE(0x1020000ULL));
+	poke(&p, ppc_slot(0x1020000ULL, va, 16, 8), PPC_LEAF(0x7650000ULL));
+	assert_int_equal(walk(&st, &p, va, &rc), 0x7655678ULL);
+	assert_int_equal(rc, 0);
+	/* vmemmap: two blocks in the list, the second the page's. */
+	p.n = 0;
+	p.big = false;
+	poke(&p, 0x29ec288ULL, 4);			/* mmu_vmemmap_psize */
+	poke(&p, 0x29ebbf8ULL + 4 * 96, 24);		/* its shift */
+	poke(&p, 0x29eba78ULL, 0xc000000003000000ULL);	/* vmemmap_list */
+	poke(&p, 0x3000000ULL, 0xc000000003000100ULL);	/* list */
+	poke(&p, 0x3000008ULL, 0x9000000ULL);		/* phys */
+	poke(&p, 0x3000010ULL, 0xc00c000000000000ULL);	/* virt_addr */
+	poke(&p, 0x3000100ULL, 0);
+	poke(&p, 0x3000108ULL, 0x5000000ULL);
+	poke(&p, 0x3000110ULL, 0xc00c000001000000ULL);
+	st.big_endian = false;
+	assert_int_equal(walk(&st, &p, page, &rc), 0x5000040ULL);
+	assert_int_equal(rc, 0);
+	/* Past the last block. */
+	(void)walk(&st, &p, page + (16ULL << 20), &rc);
+	assert_int_equal(rc, -1);
+	/* A list that loops on itself ends. */
+	p.word[6] = 0xc000000003000100ULL;
+	(void)walk(&st, &p, page + (16ULL << 20), &rc);
+	assert_int_equal(rc, -1);
+}
+
+/*
+ * ppc64 from its VMCOREINFO (Debian's 7.2, 4 KiB pages, radix): the
+ * linear map up to vmalloc, the page tables' root; hash needing
+ * vmemmap_list's numbers, and an image outside Book3S's map refused.
+ */
+static void
+test_ppc64_setup(void **state)
+{
+	static const char info[] = "OSRELEASE=7.2.13+deb14-powerpc64le\n"
+	    "PAGESIZE=4096\nSYMBOL(swapper_pg_dir)=c0000000029d0000\n"
+	    "NUMBER(VMALLOC_START)=0xc008000000000000\n"
+	    "SYMBOL(vmemmap_list)=c0000000029eba78\n"
+	    "SYMBOL(mmu_vmemmap_psize)=c0000000029ec288\n"
+	    "SYMBOL(mmu_psize_defs)=c0000000029ebbf8\n"
+	    "SIZE(vmemmap_backing)=24\nOFFSET(vmemmap_backing.list)=0\n"
+	    "OFFSET(vmemmap_backing.phys)=8\n"
+	    "OFFSET(vmemmap_backing.virt_addr)=16\n"
+	    "SIZE(mmu_psize_def)=96\nOFFSET(mmu_psize_def.shift)=0\n"
+	    "NUMBER(RADIX_MMU)=1\nKERNELOFFSET=0\n";
+	static const char hash_short[] = "PAGESIZE=65536\n"
+	    "SYMBOL(swapper_pg_dir)=c0000000029d0000\n"
+	    "NUMBER(VMALLOC_START)=0xc008000000000000\n"
+	    "SYMBOL(mmu_psize_defs)=c0000000029ebbf8\n"
+	    "NUMBER(RADIX_MMU)=0\n";
+	static const char book3e[] = "PAGESIZE=4096\n"
+	    "SYMBOL(swapper_pg_dir)=8000000000a00000\nNUMBER(RADIX_MMU)=0\n";
+	struct memstat_kvm kvm = { 0 };
+	uint64_t pa, vmemmap, direct;
+
+	(void)state;
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, NULL, line_of,
+	    (void *)info), 0);
+	assert_ptr_equal(_memstat_kvm_arch(&kvm), &_memstat_kvm_arch_ppc64);
+	assert_int_equal(kvm.arch.pgd, 0x29d0000ULL);
+	assert_false(kvm.arch.ppc64.hash);
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0xc00000001f728000ULL,
+	    &pa));
+	assert_int_equal(pa, 0x1f728000ULL);
+	assert_false(_memstat_kvm_arch_linear(&kvm, 0xc00c000000000040ULL,
+	    &pa));
+	assert_int_equal(_memstat_kvm_arch_ppc64.memmap(&kvm, &one_section,
+	    64, &vmemmap, &direct), 0);
+	assert_int_equal(direct, 0xc000000000000000ULL);
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "ppc64", line_of,
+	    (void *)hash_short), -1);
+	assert_non_null(strstr(kvm.err.msg, "SYMBOL(vmemmap_list)"));
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "ppc64", line_of,
+	    (void *)book3e), -1);
+	assert_non_null(strstr(kvm.err.msg, "only Book3S kernels"));
+}
+
 /* An architecture not read, and an arm64 image that cannot be read. */
 static void
 test_refusals(void **state)
@@ -827,6 +1002,9 @@ main(void)
 		cmocka_unit_test(test_s390x_setup),
 		cmocka_unit_test(test_walk_riscv64),
 		cmocka_unit_test(test_riscv64_setup),
+		cmocka_unit_test(test_walk_ppc64_radix),
+		cmocka_unit_test(test_walk_ppc64_hash),
+		cmocka_unit_test(test_ppc64_setup),
 		cmocka_unit_test(test_refusals),
 	};
 

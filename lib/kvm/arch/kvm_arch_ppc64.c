@@ -30,8 +30,11 @@
 #define TABLE_BITS	0xc0000000000000ffULL	/* not the next table's */
 #define RPN_MASK	((1ULL << 53) - 1)
 #define REGION(a)	((a) >> 60)
-/* vmemmap_list is short (a block per 16 MiB of RAM): more is a loop. */
-#define MAX_BACKING	(1U << 20)
+/*
+ * vmemmap_list has a block per 16 MiB of struct pages (16 GiB of 64 KiB
+ * pages) where the MMU has 16 MiB pages: more than this is a loop.
+ */
+#define MAX_BACKING	(1U << 16)
 
 static bool
 ppc64_claims(kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
