@@ -133,7 +133,7 @@ MAN8	= $(TOOL_NAMES:%=man/%.8) man/memstat-capture.8
 .DEFAULT_GOAL := all
 include fuzz/fuzz.mk
 
-.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix s390x-matrix riscv64-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix s390x-matrix riscv64-matrix ppc64el-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 kcore-check-arm64 kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -314,14 +314,17 @@ kdump-matrix-arm64: all
 arm64-matrix: all
 	@sh fixtures/tools/arm64-matrix -f
 
-# Debian's s390x kernels (big-endian) in qemu-system-s390x, and its
-# riscv64 kernels in qemu-system-riscv64 (Sv57, Sv48 and Sv39): every
+# Debian's s390x kernels (big-endian) in qemu-system-s390x, its riscv64
+# kernels in qemu-system-riscv64 (Sv57, Sv48 and Sv39), and its ppc64el
+# kernels in qemu-system-ppc64 (4 and 64 KiB pages, radix and hash): every
 # report on their QEMU dumps, read here (bench/out/ARCH-matrix.md); the
 # architecture's fixture.
 s390x-matrix: all
 	@sh fixtures/tools/arch-matrix -a s390x -f
 riscv64-matrix: all
 	@sh fixtures/tools/arch-matrix -a riscv64 -f
+ppc64el-matrix: all
+	@sh fixtures/tools/arch-matrix -a ppc64el -f
 
 # The oldest and the newest kernel of the matrix (make kernel-matrix runs
 # every one).

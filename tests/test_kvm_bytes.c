@@ -198,6 +198,53 @@ test_notes_in_order(void **state)
 	}
 }
 
+/* Physical memory of 256 bytes at 0x4000: a note written in it. */
+static bool
+notes_read(void *arg, uint64_t paddr, void *buf, size_t len)
+{
+	if (paddr < 0x4000 || paddr - 0x4000 > 256 ||
+	    len > 256 - (paddr - 0x4000))
+		return (false);
+	memcpy(buf, (unsigned char *)arg + (paddr - 0x4000), len);
+	return (true);
+}
+
+/*
+ * The kernel's note in memory, in its own order whichever the dump's
+ * header said: QEMU 7.2 labels a little-endian ppc64 guest's dump
+ * big-endian, and the note says which the kernel's is.
+ */
+static void
+test_note_in_memory_either_order(void **state)
+{
+	unsigned char mem[256];
+	char *text;
+
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		for (int said = 0; said < 2; said++) {
+			bool order = said;
+
+			memset(mem, 0, sizeof(mem));
+			(void)write_notes(mem, big);
+			/* The second note, after "CORE"'s 28 bytes. */
+			assert_int_equal(_memstat_vmcoreinfo_note_at(notes_read,
+			    mem, 0x401c, &order, &text), 0);
+			assert_string_equal(text,
+			    "OSRELEASE=7.2.0\nPAGESIZE=4096\n");
+			assert_int_equal(order, big);
+			free(text);
+		}
+		/* Another note ("CORE"): the order said stays. */
+		bool order = !big;
+
+		assert_int_equal(_memstat_vmcoreinfo_note_at(notes_read, mem,
+		    0x4000, &order, &text), 1);
+		assert_int_equal(order, !big);
+		assert_null(text);
+	}
+}
+
 /* Kernel memory of 16 bytes at 0x1000, read through the handle. */
 static const unsigned char memory[16] = {
 	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
@@ -260,6 +307,7 @@ main(void)
 		cmocka_unit_test(test_elf_headers),
 		cmocka_unit_test(test_elf_header_refused),
 		cmocka_unit_test(test_notes_in_order),
+		cmocka_unit_test(test_note_in_memory_either_order),
 		cmocka_unit_test(test_handle_reads_in_order),
 	};
 
