@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libutil.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,33 +24,65 @@ tool_out_init(struct tool_out *out, enum tool_style style)
 		out->json = tool_json_new(json_type_object);
 }
 
+/*
+ * An empty array or object as "[]" and "{}", whichever json-c wrote it:
+ * Debian 12's writes "[ ]", or "[", a newline and an indent, "]" in
+ * pretty mode; Debian 13's "[]".  Outside strings only (a newline in a
+ * string is "\n", but "[ ]" may be a name).  In place; the new length.
+ */
+static size_t
+empty_collapsed(char *s, size_t len)
+{
+	size_t r = 0, w = 0, k;
+	bool in_string = false;
+
+	while (r < len) {
+		char c = s[r++];
+
+		s[w++] = c;
+		if (in_string) {
+			if (c == '\\' && r < len)
+				s[w++] = s[r++];
+			else if (c == '"')
+				in_string = false;
+			continue;
+		}
+		if (c == '"')
+			in_string = true;
+		else if (c == '[' || c == '{') {
+			for (k = r; k < len && (s[k] == ' ' || s[k] == '\n'); k++)
+				;
+			if (k < len && s[k] == (c == '[' ? ']' : '}'))
+				r = k;
+		}
+	}
+	return (w);
+}
+
 void
 tool_out_finish(struct tool_out *out)
 {
-	const char *s;
-	size_t len;
+	const char *json;
 
 	if (out->style == STYLE_TEXT) {
 		if (fclose(out->text) != 0)
 			err(1, "report");
-		s = out->buf;
-		len = out->len;
 	} else {
-		s = json_object_to_json_string_length(out->json,
+		json = json_object_to_json_string_length(out->json,
 		    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY :
 		    0) | JSON_C_TO_STRING_SPACED |
-		    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-		if (s == NULL)
+		    JSON_C_TO_STRING_NOSLASHESCAPE, &out->len);
+		if (json == NULL || (out->buf = malloc(out->len + 1)) == NULL)
 			errx(1, "JSON: %s", strerror(ENOMEM));
+		memcpy(out->buf, json, out->len);
+		out->len = empty_collapsed(out->buf, out->len);
+		out->buf[out->len++] = '\n';
+		json_object_put(out->json);
 	}
-	if (fwrite(s, 1, len, stdout) != len ||
-	    (out->style != STYLE_TEXT && putchar('\n') == EOF) ||
+	if (fwrite(out->buf, 1, out->len, stdout) != out->len ||
 	    fflush(stdout) != 0)
 		err(1, "stdout");
-	if (out->style == STYLE_TEXT)
-		free(out->buf);
-	else
-		json_object_put(out->json);
+	free(out->buf);
 	*out = (struct tool_out){ 0 };
 }
 
