@@ -73,8 +73,11 @@ btf_load(struct memstat_kvm *kvm)
 		libbpf_set_print(old);
 		if (kvm->btf != NULL)
 			return (0);
-		/* A vmlinux without .BTF: the dump's own types serve. */
-		if (errno != ENOENT)
+		/*
+		 * A vmlinux without .BTF (libbpf says ENOENT, from 1.2 on
+		 * ENODATA): the dump's own types serve.
+		 */
+		if (errno != ENOENT && errno != ENODATA)
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 			    "%s: no usable BTF: %s", kvm->system,
 			    strerror(errno)));
