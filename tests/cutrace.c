@@ -150,8 +150,7 @@ main(int argc, char *argv[])
 
 	if (!sigbus_says_where()) {
 		printf("skip - a stream cut while read (this machine's SIGBUS "
-		    "does not say where a cut map was read: qemu-user's "
-		    "s390x)\n");
+		    "does not say where a cut map was read: qemu-user)\n");
 		return (0);
 	}
 	for (int r = 0; r < RUNS; r++) {

@@ -70,7 +70,7 @@ test_cut_while_mapped(void **state)
 	(void)state;
 	if (!sigbus_says_where()) {
 		print_message("this machine's SIGBUS does not say where a cut "
-		    "map was read (qemu-user's s390x): skipped\n");
+		    "map was read (qemu-user): skipped\n");
 		close(fd);
 		skip();
 	}

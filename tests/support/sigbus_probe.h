@@ -1,8 +1,9 @@
 /*
  * sigbus_probe.h: whether this machine's SIGBUS, raised by a read past
  * the end of a file cut while mapped, says where the read was (si_addr
- * in the page read).  Linux does on every architecture; qemu-user's s390x
- * (7.2) hands the guest another number, and what relies on it (the tool
+ * in the page read).  Linux does on every architecture; qemu-user 7.2
+ * (s390x's, riscv64's) hands the guest another number, and what relies
+ * on it (the tool
  * layer's map of a stream, tool_map.c) cannot be tested there.
  */
 #ifndef SIGBUS_PROBE_H
