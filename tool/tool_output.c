@@ -50,7 +50,8 @@ empty_collapsed(char *s, size_t len)
 		if (c == '"')
 			in_string = true;
 		else if (c == '[' || c == '{') {
-			for (k = r; k < len && (s[k] == ' ' || s[k] == '\n'); k++)
+			for (k = r; k < len &&
+			    (s[k] == ' ' || s[k] == '\n'); k++)
 				;
 			if (k < len && s[k] == (c == '[' ? ']' : '}'))
 				r = k;

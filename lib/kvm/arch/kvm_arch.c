@@ -52,8 +52,8 @@ _memstat_kvm_arch_setup(struct memstat_kvm *kvm, const char *name,
 			a = arches[i];
 	if (a == NULL && name != NULL)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
-		    "a core image of %s: only x86-64, arm64, s390x, riscv64 and "
-		    "ppc64 images are read", name));
+		    "a core image of %s: only x86-64, arm64, s390x, riscv64 "
+		    "and ppc64 images are read", name));
 	/* No machine named, none claimed: the readers' first, x86-64. */
 	if (a == NULL)
 		a = arches[0];

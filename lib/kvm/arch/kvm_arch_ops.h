@@ -1,9 +1,10 @@
 /*
  * kvm_arch_ops.h: the interface each architecture's room fills
  * (kvm_arch_x86_64.c, kvm_arch_aarch64.c, kvm_arch_s390x.c,
- * kvm_arch_riscv64.c, kvm_arch_ppc64.c), and what a room may ask of the floor above it, the kernel's (kvm_memmap.c hands it).  Adding an
- * architecture is a room that fills struct kvm_arch and a line in
- * kvm_arch.c's table.
+ * kvm_arch_riscv64.c, kvm_arch_ppc64.c), and what a room may ask of
+ * the floor above it, the kernel's (kvm_memmap.c hands it), or use
+ * beside it.  Adding an architecture is a room that fills struct
+ * kvm_arch and a line in kvm_arch.c's table.
  */
 #ifndef KVM_ARCH_OPS_H
 #define KVM_ARCH_OPS_H
@@ -65,6 +66,26 @@ struct kvm_arch {
  */
 int	_memstat_kvm_arch_sections_memmap(struct memstat_kvm *kvm,
 	    const struct kvm_memmap_finders *find, uint64_t *vmemmap);
+/*
+ * struct kvm_arch's memmap for a room whose direct map is
+ * kvm->arch.direct_map and whose array is found from the sections.
+ */
+int	_memstat_kvm_arch_memmap_by_sections(struct memstat_kvm *kvm,
+	    const struct kvm_memmap_finders *find, uint32_t page_size,
+	    uint64_t *vmemmap, uint64_t *direct_map);
+
+/* The 8-byte word at physical address at, in the order big says. */
+static inline bool
+_memstat_kvm_arch_word(kvm_phys_fn read, void *arg, bool big, uint64_t at,
+    uint64_t *w)
+{
+	unsigned char b[8];
+
+	if (!read(arg, at, b, sizeof(b)))
+		return (false);
+	*w = _memstat_uint_in(b, sizeof(b), big);
+	return (true);
+}
 
 extern const struct kvm_arch _memstat_kvm_arch_x86_64;
 extern const struct kvm_arch _memstat_kvm_arch_aarch64;

@@ -147,54 +147,39 @@ ppc64_kaslr_moves(uint64_t link_addr)
 	return (REGION(link_addr) == 0xc);
 }
 
-/* The 8-byte word at physical address at, in the order given. */
-static bool
-word(kvm_phys_fn read, void *arg, bool big, uint64_t at, uint64_t *w)
-{
-	unsigned char b[8];
-
-	if (!read(arg, at, b, sizeof(b)))
-		return (false);
-	*w = _memstat_uint_in(b, sizeof(b), big);
-	return (true);
-}
-
 /*
  * Index bits of each level, the page table's first: radix's
  * (RADIX_PTE_INDEX_SIZE ...) or hash's (H_PTE_INDEX_SIZE ...).
  */
-static void
-levels_of(const struct kvm_arch_state *st, unsigned bits[4])
+static const unsigned *
+levels_of(const struct kvm_arch_state *st)
 {
 	static const unsigned radix4k[4] = { 9, 9, 9, 13 };
 	static const unsigned radix64k[4] = { 5, 9, 9, 13 };
 	static const unsigned hash4k[4] = { 9, 7, 9, 9 };
 	static const unsigned hash64k[4] = { 8, 10, 10, 8 };
-	const unsigned *l;
 
 	if (st->ppc64.hash)
-		l = st->page_shift == 12 ? hash4k : hash64k;
-	else
-		l = st->page_shift == 12 ? radix4k : radix64k;
-	for (int i = 0; i < 4; i++)
-		bits[i] = l[i];
+		return (st->page_shift == 12 ? hash4k : hash64k);
+	return (st->page_shift == 12 ? radix4k : radix64k);
 }
 
 static int
 tables_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
     kvm_phys_fn read, void *arg)
 {
-	unsigned bits[4], shift[4];
+	const unsigned *bits = levels_of(st);
+	unsigned shift[4];
 	uint64_t table = st->pgd, e, span;
 
-	levels_of(st, bits);
 	shift[0] = st->page_shift;
 	for (int i = 1; i < 4; i++)
 		shift[i] = shift[i - 1] + bits[i - 1];
 	for (int l = 3; l >= 0; l--) {
-		/* Page-table entries are big-endian, the kernel's order or not. */
-		if (!word(read, arg, true, table +
-		    ((vaddr >> shift[l]) & ((1ULL << bits[l]) - 1)) * 8, &e) ||
+		/* Entries are big-endian, whatever the kernel's order. */
+		if (!_memstat_kvm_arch_word(read, arg, true,
+		    table + ((vaddr >> shift[l]) & ((1ULL << bits[l]) - 1)) * 8,
+		    &e) ||
 		    (e & PTE_PRESENT) == 0)
 			return (-1);
 		if ((e & PTE_LEAF) != 0) {
@@ -228,22 +213,25 @@ backing_walk(const struct kvm_arch_state *st, uint64_t vaddr,
 	    pp->def_size + pp->def_shift, b, 4))
 		return (-1);
 	shift = (uint32_t)_memstat_uint_in(b, 4, big);
-	if (shift < 12 || shift > 40 || !word(read, arg, big, pp->vmemmap_list,
-	    &node))
+	if (shift < 12 || shift > 40 ||
+	    !_memstat_kvm_arch_word(read, arg, big, pp->vmemmap_list, &node))
 		return (-1);
 	size = 1ULL << shift;
 	for (unsigned n = 0; node != 0 && n < MAX_BACKING; n++) {
 		if (REGION(node) != 0xc)
 			return (-1);
 		node -= st->direct_map;
-		if (!word(read, arg, big, node + pp->virt, &virt) ||
-		    !word(read, arg, big, node + pp->phys, &phys))
+		if (!_memstat_kvm_arch_word(read, arg, big, node + pp->virt,
+		    &virt) ||
+		    !_memstat_kvm_arch_word(read, arg, big, node + pp->phys,
+		    &phys))
 			return (-1);
 		if (vaddr >= virt && vaddr - virt < size) {
 			*paddr = phys + (vaddr - virt);
 			return (0);
 		}
-		if (!word(read, arg, big, node + pp->next, &node))
+		if (!_memstat_kvm_arch_word(read, arg, big, node + pp->next,
+		    &node))
 			return (-1);
 	}
 	return (-1);
@@ -263,20 +251,11 @@ ppc64_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 	return (-1);
 }
 
-static int
-ppc64_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
-    uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
-{
-	(void)page_size;
-	*direct_map = kvm->arch.direct_map;
-	return (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap));
-}
-
 const struct kvm_arch _memstat_kvm_arch_ppc64 = {
 	.name = "ppc64",
 	.claims = ppc64_claims,
 	.setup = ppc64_setup,
 	.kaslr_moves = ppc64_kaslr_moves,
-	.memmap = ppc64_memmap,
+	.memmap = _memstat_kvm_arch_memmap_by_sections,
 	.walk = ppc64_walk,
 };

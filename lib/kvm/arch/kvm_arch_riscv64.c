@@ -98,7 +98,6 @@ riscv64_walk(const struct kvm_arch_state *st, uint64_t vaddr,
 {
 	unsigned levels = (st->va_bits - 12) / 9;
 	uint64_t table = st->pgd, e, span;
-	unsigned char b[8];
 
 	/* A kernel address: every bit from va_bits - 1 up set. */
 	if (levels < 3 || levels > 5 || st->pgd == 0 ||
@@ -106,11 +105,9 @@ riscv64_walk(const struct kvm_arch_state *st, uint64_t vaddr,
 		return (-1);
 	for (unsigned l = levels; l-- > 0; ) {
 		span = 1ULL << (12 + 9 * l);
-		if (!read(arg, table + ((vaddr / span) & 511) * 8, b,
-		    sizeof(b)))
-			return (-1);
-		e = _memstat_uint_in(b, sizeof(b), st->big_endian);
-		if ((e & PTE_VALID) == 0)
+		if (!_memstat_kvm_arch_word(read, arg, st->big_endian,
+		    table + ((vaddr / span) & 511) * 8, &e) ||
+		    (e & PTE_VALID) == 0)
 			return (-1);
 		if ((e & PTE_LEAF) != 0) {
 			*paddr = ((PTE_PPN(e) << 12) & ~(span - 1)) |
@@ -122,20 +119,11 @@ riscv64_walk(const struct kvm_arch_state *st, uint64_t vaddr,
 	return (-1);		/* a table where a page belongs */
 }
 
-static int
-riscv64_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
-    uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
-{
-	(void)page_size;
-	*direct_map = kvm->arch.direct_map;
-	return (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap));
-}
-
 const struct kvm_arch _memstat_kvm_arch_riscv64 = {
 	.name = "riscv64",
 	.claims = riscv64_claims,
 	.setup = riscv64_setup,
 	.kaslr_moves = riscv64_kaslr_moves,
-	.memmap = riscv64_memmap,
+	.memmap = _memstat_kvm_arch_memmap_by_sections,
 	.walk = riscv64_walk,
 };

@@ -103,18 +103,6 @@ index_of(uint64_t vaddr, unsigned t)
 	return ((vaddr >> (20 + 11 * t)) & 0x7ff);
 }
 
-/* The 8-byte word at physical address at, in the machine's order. */
-static bool
-word(kvm_phys_fn read, void *arg, bool big, uint64_t at, uint64_t *w)
-{
-	unsigned char b[8];
-
-	if (!read(arg, at, b, sizeof(b)))
-		return (false);
-	*w = _memstat_uint_in(b, sizeof(b), big);
-	return (true);
-}
-
 static int
 s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
     kvm_phys_fn read, void *arg)
@@ -130,8 +118,8 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 		/* A table of type t spans 2^(31 + 11t) bytes. */
 		if (t < 0 || (t < 3 && (vaddr >> (31 + 11 * t)) != 0))
 			return (-1);
-		if (!word(read, arg, st->big_endian, table +
-		    index_of(vaddr, (unsigned)t) * 8, &e))
+		if (!_memstat_kvm_arch_word(read, arg, st->big_endian,
+		    table + index_of(vaddr, (unsigned)t) * 8, &e))
 			return (-1);
 		if ((e & TABLE_INVALID) == 0 && TABLE_TYPE(e) == (unsigned)t)
 			break;
@@ -149,8 +137,8 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 				    (vaddr & ((1ULL << 20) - 1));
 				return (0);
 			}
-			if (!word(read, arg, st->big_endian, (e & PT_ORIGIN) +
-			    ((vaddr >> 12) & 0xff) * 8, &e) ||
+			if (!_memstat_kvm_arch_word(read, arg, st->big_endian,
+			    (e & PT_ORIGIN) + ((vaddr >> 12) & 0xff) * 8, &e) ||
 			    (e & PAGE_INVALID) != 0)
 				return (-1);
 			*paddr = (e & TABLE_ORIGIN) | (vaddr & 0xfff);
@@ -158,8 +146,8 @@ s390x_walk(const struct kvm_arch_state *st, uint64_t vaddr, uint64_t *paddr,
 		}
 		table = e & TABLE_ORIGIN;
 		t--;
-		if (!word(read, arg, st->big_endian, table +
-		    index_of(vaddr, (unsigned)t) * 8, &e) ||
+		if (!_memstat_kvm_arch_word(read, arg, st->big_endian,
+		    table + index_of(vaddr, (unsigned)t) * 8, &e) ||
 		    (e & TABLE_INVALID) != 0 ||
 		    TABLE_TYPE(e) != (unsigned)t)
 			return (-1);
@@ -181,8 +169,8 @@ s390x_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
 static int
 s390x_vmcoreinfo_at(kvm_phys_fn read, void *arg, bool big, uint64_t *paddr)
 {
-	return (word(read, arg, big, LOWCORE_VMCOREINFO, paddr) &&
-	    *paddr != 0 ? 0 : -1);
+	return (_memstat_kvm_arch_word(read, arg, big, LOWCORE_VMCOREINFO,
+	    paddr) && *paddr != 0 ? 0 : -1);
 }
 
 const struct kvm_arch _memstat_kvm_arch_s390x = {

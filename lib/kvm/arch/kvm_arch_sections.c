@@ -1,7 +1,8 @@
 /*
  * kvm_arch_sections.c: the struct page array found from the memory
  * sections, for the rooms whose image does not say where it is (arm64
- * without VMEMMAP_START, s390x 6.1 without vmemmap): kvm_arch_ops.h.
+ * without VMEMMAP_START, s390x 6.1 without vmemmap, riscv64, ppc64):
+ * kvm_arch_ops.h.
  */
 #include "kvm/arch/kvm_arch_ops.h"
 
@@ -24,4 +25,14 @@ _memstat_kvm_arch_sections_memmap(struct memstat_kvm *kvm,
 		return (rc == 1 ? 0 : -1);
 	return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
 	    "no memory section has a struct page array"));
+}
+
+int
+_memstat_kvm_arch_memmap_by_sections(struct memstat_kvm *kvm,
+    const struct kvm_memmap_finders *find, uint32_t page_size,
+    uint64_t *vmemmap, uint64_t *direct_map)
+{
+	(void)page_size;
+	*direct_map = kvm->arch.direct_map;
+	return (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap));
 }

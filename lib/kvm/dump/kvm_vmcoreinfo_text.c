@@ -51,6 +51,16 @@ _memstat_vmcoreinfo_in_notes(const unsigned char *notes, size_t len,
 #define NOTE_HEAD	(sizeof(Elf64_Nhdr) + sizeof("VMCOREINFO") + 1)
 #define NOTE_TEXT_MAX	(64u << 10)
 
+/* Whether head is a VMCOREINFO note's header read in the order big says. */
+static bool
+note_head(const unsigned char *head, bool big, Elf64_Nhdr *nh)
+{
+	memcpy(nh, head, sizeof(*nh));
+	_memstat_elf_nhdr(nh, big);
+	return (nh->n_namesz == sizeof("VMCOREINFO") && nh->n_type == 0 &&
+	    nh->n_descsz != 0 && nh->n_descsz <= NOTE_TEXT_MAX);
+}
+
 int
 _memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
     void *buf, size_t len), void *arg, uint64_t paddr, bool *bigp,
@@ -66,15 +76,7 @@ _memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
 	if (!read(arg, paddr, head, sizeof(head)) ||
 	    memcmp(head + sizeof(nh), "VMCOREINFO", sizeof("VMCOREINFO")) != 0)
 		return (1);
-	for (int order = 0; order < 2; order++, big = !big) {
-		memcpy(&nh, head, sizeof(nh));
-		_memstat_elf_nhdr(&nh, big);
-		if (nh.n_namesz == sizeof("VMCOREINFO") && nh.n_type == 0 &&
-		    nh.n_descsz != 0 && nh.n_descsz <= NOTE_TEXT_MAX)
-			break;
-	}
-	if (nh.n_namesz != sizeof("VMCOREINFO") || nh.n_type != 0 ||
-	    nh.n_descsz == 0 || nh.n_descsz > NOTE_TEXT_MAX)
+	if (!note_head(head, big, &nh) && !note_head(head, big = !big, &nh))
 		return (1);
 	len = sizeof(head) + nh.n_descsz;
 	if ((note = malloc(len)) == NULL)
@@ -82,8 +84,8 @@ _memstat_vmcoreinfo_note_at(bool (*read)(void *arg, uint64_t paddr,
 	if (read(arg, paddr, note, len)) {
 		if (_memstat_vmcoreinfo_in_notes(note, len, big, text) != 0)
 			rc = -1;
-		else if (*text != NULL &&
-		    _memstat_vmcoreinfo_value(*text, "OSRELEASE", &vlen) != NULL) {
+		else if (*text != NULL && _memstat_vmcoreinfo_value(*text,
+		    "OSRELEASE", &vlen) != NULL) {
 			*bigp = big;
 			rc = 0;
 		}
