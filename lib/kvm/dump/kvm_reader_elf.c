@@ -145,8 +145,10 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 	 * A segment not in the kernel's half, or one that runs past the
 	 * top (kexec-tools 2.0.25 writes -1 for the arm64 image's address
 	 * when it cannot tell it): a core to read by physical address.
+	 * /proc/kcore's are the kernel's own addresses wherever they lie
+	 * (s390x's direct map is at 0).
 	 */
-	if ((ph->p_vaddr & KERNEL_HALF) == 0 ||
+	if ((!es->procfs && (ph->p_vaddr & KERNEL_HALF) == 0) ||
 	    ph->p_vaddr + ph->p_memsz < ph->p_vaddr ||
 	    ph->p_vaddr + ph->p_filesz < ph->p_vaddr)
 		*physical = true;
