@@ -35,8 +35,10 @@ kallsyms_line(const char *s, const char *end)
 
 	while (p < end && isxdigit((unsigned char)*p))
 		p++;
+	/* The type is nm's letter, or '?' where it has none (ppc64's
+	 * __nosave_begin). */
 	if (p == s || p - s > 16 || p + 3 > end || p[0] != ' ' ||
-	    !isalpha((unsigned char)p[1]) || p[2] != ' ')
+	    !isgraph((unsigned char)p[1]) || p[2] != ' ')
 		return (false);
 	for (name = p += 3; p < end && is_name_byte(*p); p++)
 		;
