@@ -9,15 +9,15 @@
 #define MAX_NAME	1024
 
 /*
- * A symbol's name is any bytes but white space: a module's local labels
- * carry control bytes (arm64's virtio_blk has ".L14472\0021").  What is
- * not printable is replaced when the names are read (kt_symbols.c).
+ * A symbol's name is any bytes up to the tab before its module: a
+ * module's local labels carry control bytes (arm64's virtio_blk has
+ * ".L14472\0021") and spaces (riscv64's has ".L0 ").  What is not
+ * printable is replaced when the names are read (kt_symbols.c).
  */
 static bool
 is_name_byte(char c)
 {
-	return (c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
-	    c != '\0');
+	return (c != '\t' && c != '\n' && c != '\r' && c != '\0');
 }
 
 /* A module's name, between the brackets: printable, as the kernel's are. */
