@@ -146,6 +146,9 @@ _memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
 
 	if (a->walk == NULL || st->pgd == 0)
 		return (1);
+	/* The running kernel's tables change under us: walked each time. */
+	if (kvm->live)
+		return (a->walk(st, vaddr, paddr, read, arg) != 0 ? -1 : 0);
 	/* Entry 0 is empty, not page 0: no kernel address is in page 0. */
 	if (st->tlb_va[slot] == page && page != 0) {
 		*paddr = st->tlb_pa[slot] | off;

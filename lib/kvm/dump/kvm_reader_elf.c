@@ -62,6 +62,9 @@ struct elf_state {
 	bool		 procfs;	/* /proc/kcore: the running kernel */
 	struct elf_segment *segs;	/* by vaddr, none overlapping */
 	size_t		 nsegs;
+	/* /proc/kcore's segments of known physical address, by it. */
+	struct elf_segment *phys;
+	size_t		 nphys;
 	char		*vmcoreinfo;	/* NUL-terminated */
 	unsigned	 machine;	/* the ELF header's e_machine */
 	bool		 big;		/* its EI_DATA: big-endian */
@@ -75,6 +78,7 @@ state_free(struct elf_state *es)
 	if (es->fd != -1)
 		close(es->fd);
 	free(es->segs);
+	free(es->phys);
 	free(es->vmcoreinfo);
 	free(es);
 }
@@ -155,6 +159,18 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 	linear_map_add(maps, ph);
 	if (*physical || ph->p_filesz == 0)
 		return (0);
+	/*
+	 * /proc/kcore places a segment at its address less PAGE_OFFSET:
+	 * riscv64's vmalloc and struct pages, below its direct map, land
+	 * past INT64_MAX, where pread(2) takes no offset.  They are read
+	 * through the page tables, from the memory of known physical
+	 * address (the direct map and the image).
+	 */
+	if (es->procfs && ph->p_offset > INT64_MAX - ph->p_filesz)
+		return (0);
+	if (es->procfs && ph->p_paddr != UINT64_MAX)
+		es->phys[es->nphys++] = (struct elf_segment){ ph->p_paddr,
+		    ph->p_filesz, ph->p_offset };
 	if (ph->p_offset + ph->p_filesz < ph->p_offset ||
 	    ph->p_offset + ph->p_filesz > file_size)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
@@ -162,6 +178,23 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 	es->segs[es->nsegs++] = (struct elf_segment){ ph->p_vaddr,
 	    ph->p_filesz, ph->p_offset };
 	return (0);
+}
+
+/*
+ * The physical segments sorted, each that overlaps one kept before it
+ * left out: the image's (KCORE_TEXT) lies in a RAM segment's memory.
+ */
+static void
+phys_disjoint(struct elf_state *es)
+{
+	size_t kept = 0;
+
+	(void)_memstat_elf_segments_sort(es->phys, es->nphys);
+	for (size_t i = 0; i < es->nphys; i++)
+		if (kept == 0 || es->phys[i].addr >= es->phys[kept - 1].addr +
+		    es->phys[kept - 1].size)
+			es->phys[kept++] = es->phys[i];
+	es->nphys = kept;
 }
 
 /*
@@ -188,13 +221,19 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 		return (KVM_READER_NOT_MINE);
 	es->machine = eh.e_machine;
 	es->big = _memstat_elf_big(&eh);
-	/* A regular file's segments lie within it; /proc/kcore is no file. */
-	if (fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	/*
+	 * A regular file's segments lie within it; /proc/kcore is no file:
+	 * its size is what the kernel made of its segments' offsets, which
+	 * riscv64's, below the direct map, wrap past.
+	 */
+	es->procfs = on_procfs(es->fd);
+	if (!es->procfs && fstat(es->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0)
 		file_size = (uint64_t)st.st_size;
 	/* /proc/kcore's may overlap: room to split each in two. */
-	es->procfs = on_procfs(es->fd);
 	if ((es->segs = calloc(count, (es->procfs ? 2 : 1) *
-	    sizeof(*es->segs))) == NULL)
+	    sizeof(*es->segs))) == NULL || (es->procfs &&
+	    (es->phys = calloc(count, sizeof(*es->phys))) == NULL))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
 	/* Read PHDR_BATCH at a time: one pread each would be 65,000. */
@@ -224,7 +263,42 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	    _memstat_elf_segments_nest(es->segs, &es->nsegs) != 0))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 		    "ELF segments overlap at 0x%" PRIx64, overlap->addr));
+	phys_disjoint(es);
 	return (0);
+}
+
+/* kvm_phys_fn over /proc/kcore's segments of known physical address. */
+static bool
+phys_read(void *arg, uint64_t paddr, void *buf, size_t len)
+{
+	const struct elf_state *es = arg;
+	const struct elf_segment *s;
+
+	if ((s = _memstat_elf_segment_of(es->phys, es->nphys, paddr)) ==
+	    NULL || len > s->size - (paddr - s->addr))
+		return (false);
+	return (_memstat_elf_pread_all(es->fd, buf, len, s->offset +
+	    (paddr - s->addr)) == 0);
+}
+
+/*
+ * Up to the end of addr's page, read through the page tables (the
+ * segments /proc/kcore cannot place): the bytes read, or 0.
+ */
+static size_t
+read_walked(struct memstat_kvm *kvm, struct elf_state *es, uint64_t addr,
+    void *buf, size_t len)
+{
+	uint64_t paddr, page;
+	size_t n;
+
+	if (es->nphys == 0 || kvm->translation == NULL ||
+	    kvm->translation->walk(kvm, addr, &paddr, phys_read, es) != 0)
+		return (0);
+	page = 1ULL << kvm->translation->page_shift(kvm);
+	n = page - (addr & (page - 1)) < len ? (size_t)(page - (addr &
+	    (page - 1))) : len;
+	return (phys_read(es, paddr, buf, n) ? n : 0);
 }
 
 static int
@@ -238,7 +312,14 @@ elf_reader_read(struct memstat_kvm *kvm, uint64_t addr, void *buf,
 	/* A read may run from one segment into the next. */
 	while (len > 0) {
 		if ((s = _memstat_elf_segment_of(es->segs, es->nsegs,
-		    addr)) == NULL)
+		    addr)) == NULL && (n = read_walked(kvm, es, addr, buf,
+		    len)) > 0) {
+			buf = (char *)buf + n;
+			addr += n;
+			len -= n;
+			continue;
+		}
+		if (s == NULL)
 			return (_memstat_kvm_fail(kvm,
 			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
 			    "bytes at 0x%" PRIx64 ": no segment holds it", len,
