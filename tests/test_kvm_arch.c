@@ -931,6 +931,10 @@ test_ppc64_setup(void **state)
 	    "NUMBER(RADIX_MMU)=0\n";
 	static const char book3e[] = "PAGESIZE=4096\n"
 	    "SYMBOL(swapper_pg_dir)=8000000000a00000\nNUMBER(RADIX_MMU)=0\n";
+	/* Bookworm's 6.1: radix, no VMALLOC_START, the image in the map. */
+	static const char radix61[] = "OSRELEASE=6.1.0-50-powerpc64le\n"
+	    "PAGESIZE=65536\nSYMBOL(swapper_pg_dir)=c000000002810000\n"
+	    "NUMBER(MAX_PHYSMEM_BITS)=51\n";
 	struct memstat_kvm kvm = { 0 };
 	uint64_t pa, vmemmap, direct;
 
@@ -954,6 +958,18 @@ test_ppc64_setup(void **state)
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "ppc64", line_of,
 	    (void *)book3e), -1);
 	assert_non_null(strstr(kvm.err.msg, "only Book3S kernels"));
+	/* Its linear map all the memory there can be, up to vmalloc. */
+	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "ppc64", line_of,
+	    (void *)radix61), 0);
+	assert_true(_memstat_kvm_arch_in_direct_map(&kvm,
+	    0xc0000000028a5700ULL));
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0xc0000000028a5700ULL,
+	    &pa));
+	assert_int_equal(pa, 0x28a5700ULL);
+	assert_false(_memstat_kvm_arch_in_direct_map(&kvm,
+	    0xc008000000000000ULL));
+	assert_false(_memstat_kvm_arch_in_direct_map(&kvm,
+	    0xc00c000000008040ULL));
 }
 
 /* An architecture not read, and an arm64 image that cannot be read. */

@@ -100,7 +100,7 @@ static int
 ppc64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 {
 	struct kvm_arch_state *st = &kvm->arch;
-	uint64_t page, pgd, radix = 1, vmalloc;
+	uint64_t page, pgd, radix = 1, vmalloc, physbits;
 
 	if (_memstat_kvm_vmcoreinfo_need(kvm, "ppc64", vmcoreinfo, arg,
 	    "PAGESIZE", 10, &page) != 0 ||
@@ -124,7 +124,10 @@ ppc64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 	st->ppc64.hash = radix == 0;
 	/*
 	 * The linear map ends where vmalloc starts (6.9 on say where);
-	 * before, every address but the image's own is walked.
+	 * before, radix's maps all the memory there can be, 2 to the
+	 * MAX_PHYSMEM_BITS bytes, below vmalloc (bookworm's 6.1: 2^51, up
+	 * to 0xc008...); with neither, every address but the image's own
+	 * is walked.
 	 */
 	st->lin_start = st->direct_map;
 	st->lin_end = 0;
@@ -136,6 +139,10 @@ ppc64_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM, "a ppc64 "
 		    "image with the hash MMU whose VMCOREINFO does not say "
 		    "where vmalloc starts (no NUMBER(VMALLOC_START))"));
+	else if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg,
+	    "NUMBER(MAX_PHYSMEM_BITS)", 10, &physbits) == 0 &&
+	    physbits >= 32 && physbits < 60)
+		st->lin_end = st->direct_map + (1ULL << physbits);
 	if (st->ppc64.hash)
 		return (ppc64_hash_setup(kvm, vmcoreinfo, arg));
 	return (0);

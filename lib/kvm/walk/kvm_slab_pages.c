@@ -30,6 +30,11 @@ _memstat_slab_pages_layout(struct memstat_kvm *kvm, struct slab_pages *sp)
 		return (-1);
 	if (_memstat_kvm_member(kvm, "page", "flags", &sp->flags) != 0)
 		return (-1);
+	/* A tail page's pointer to its head, bit 0 set (a union member). */
+	if (_memstat_kvm_member(kvm, "page", "compound_head",
+	    &sp->compound_head) != 0 || sp->compound_head.size != 8 ||
+	    sp->compound_head.offset + 8 > size)
+		sp->compound_head = (struct kvm_member){ 0 };
 	if (_memstat_kvm_enum_value(kvm, "PG_slab", &v) == 0 && v >= 0 &&
 	    v < 64)
 		sp->slab_bit = 1ULL << v;
@@ -90,4 +95,29 @@ _memstat_slab_pages_each(struct memstat_kvm *kvm, const struct slab_pages *sp,
 
 	return (_memstat_kvm_pages_each(kvm, &sp->pages, budget, each_page,
 	    &e));
+}
+
+int
+_memstat_slab_pages_holds(struct memstat_kvm *kvm, const struct slab_pages *sp,
+    uint64_t addr)
+{
+	uint8_t bytes[256];
+	uint64_t paddr, page, head;
+	uint32_t size = sp->pages.page_size;
+
+	if (!_memstat_kvm_arch_in_direct_map(kvm, addr) ||
+	    !_memstat_kvm_arch_linear(kvm, addr, &paddr))
+		return (0);
+	if (size > sizeof(bytes))
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_DATAERROR,
+		    "a %" PRIu32 "-byte struct page", size));
+	page = sp->pages.vmemmap + (paddr >> _memstat_kvm_page_shift(kvm)) *
+	    size;
+	if (_memstat_kvm_read(kvm, page, bytes, size) != 0)
+		return (-1);
+	if (sp->compound_head.size != 0 && ((head = _memstat_kvm_member_of(kvm,
+	    bytes, &sp->compound_head)) & 1) != 0 &&
+	    _memstat_kvm_read(kvm, head - 1, bytes, size) != 0)
+		return (-1);
+	return (is_slab(kvm, sp, bytes) ? 1 : 0);
 }

@@ -14,6 +14,7 @@
 struct slab_pages {
 	struct kvm_pages pages;
 	struct kvm_member flags, page_type, slab_cache;
+	struct kvm_member compound_head;	/* size 0: none in BTF */
 	uint64_t	 slab_bit;	/* 1 << PG_slab, or 0: */
 	uint32_t	 slab_type;	/* PGTY_slab in page_type's top byte */
 };
@@ -37,5 +38,13 @@ int	_memstat_slab_pages_each(struct memstat_kvm *kvm,
 	    const struct slab_pages *sp, uint64_t *budget,
 	    int (*fn)(void *arg, uint64_t page, const uint8_t *bytes,
 	    uint64_t cache), void *arg);
+
+/*
+ * Whether addr is a slab's memory: 1 if its page (or its compound page's
+ * head) is a slab's, 0 if not or outside the direct map, -1 (error
+ * recorded) if its struct page does not read.
+ */
+int	_memstat_slab_pages_holds(struct memstat_kvm *kvm,
+	    const struct slab_pages *sp, uint64_t addr);
 
 #endif /* !KVM_SLAB_PAGES_H */

@@ -6,8 +6,10 @@
  *
  *   - slab_caches, the list of every cache: the cache of any slab page
  *     (PG_slab in a struct page's flags, its slab_cache) is on it, and
- *     following its list, every entry is a kmem_cache in the direct map
- *     but one, the head, in the kernel image; held to its next's prev;
+ *     following its list, every entry is a kmem_cache, a slab's memory,
+ *     but one, the head, in the kernel image (outside the direct map, or
+ *     within it where the image is: ppc64's, s390x's before 6.2); held
+ *     to its next's prev;
  *   - slab_kset, the caches' sysfs directory: the kset of a cache's
  *     kobject;
  *   - nr_node_ids: past the highest node of node_online_map, which
@@ -27,14 +29,15 @@
 
 struct scan {
 	struct memstat_kvm *kvm;
+	const struct slab_pages *sp;
 	struct kvm_member list;
 	uint64_t	 head;		/* found */
 };
 
 /*
- * The head of the list cache (a kmem_cache in the direct map) is on: the
- * one entry outside the direct map, whose next's prev is itself.  0 with
- * s->head, 1 if this cache does not lead to one, -1 (error).
+ * The head of the list cache (a kmem_cache, a slab's memory) is on: the
+ * one entry not in a slab, whose next's prev is itself.  0 with s->head,
+ * 1 if this cache does not lead to one, -1 (error).
  */
 static int
 head_from(struct scan *s, uint64_t cache)
@@ -42,11 +45,13 @@ head_from(struct scan *s, uint64_t cache)
 	struct memstat_kvm *kvm = s->kvm;
 	struct kvm_loop guard = KVM_LOOP_INIT;
 	uint64_t e = cache + s->list.offset, next, prev;
+	int slab;
 
 	for (int n = 0; n < MAX_CACHES; n++) {
-		if (_memstat_kvm_read_u64(kvm, e, &next) != 0)
+		if (_memstat_kvm_read_u64(kvm, e, &next) != 0 ||
+		    (slab = _memstat_slab_pages_holds(kvm, s->sp, next)) < 0)
 			return (_memstat_kvm_left_out(kvm) ? 1 : -1);
-		if (!_memstat_kvm_arch_in_direct_map(kvm, next)) {
+		if (slab == 0) {
 			if (_memstat_kvm_read_u64(kvm, next, &e) != 0 ||
 			    _memstat_kvm_read_u64(kvm, e + 8, &prev) != 0)
 				return (_memstat_kvm_left_out(kvm) ? 1 : -1);
@@ -79,8 +84,8 @@ scan_slab(void *arg, uint64_t page, const uint8_t *bytes, uint64_t cache)
 static int
 caches_by_structure(struct memstat_kvm *kvm)
 {
-	struct scan s = { .kvm = kvm };
 	struct slab_pages sp;
+	struct scan s = { .kvm = kvm, .sp = &sp };
 	uint64_t budget = 1ULL << 26;
 	int rc;
 
