@@ -349,6 +349,18 @@ test_walk_kept(void **state)
 	    0);
 	assert_int_equal(pa, 0x8765445eULL);
 	assert_int_equal(p.reads, 4);
+	/* A dump's are kept for good; the running kernel's for one look. */
+	_memstat_kvm_arch_look(&kvm);
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va, &pa, peek, &p), 0);
+	assert_int_equal(p.reads, 4);
+	kvm.live = true;
+	_memstat_kvm_arch_look(&kvm);
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va, &pa, peek, &p), 0);
+	assert_int_equal(pa, 0x87654456ULL);
+	assert_int_equal(p.reads, 8);
+	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va + 8, &pa, peek, &p),
+	    0);
+	assert_int_equal(p.reads, 8);
 	/* Page tables not known: the walk is the reader's. */
 	kvm.arch.pgd = 0;
 	assert_int_equal(_memstat_kvm_arch_walk(&kvm, va + 16, &pa, peek, &p),

@@ -146,9 +146,6 @@ _memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
 
 	if (a->walk == NULL || st->pgd == 0)
 		return (1);
-	/* The running kernel's tables change under us: walked each time. */
-	if (kvm->live)
-		return (a->walk(st, vaddr, paddr, read, arg) != 0 ? -1 : 0);
 	/* Entry 0 is empty, not page 0: no kernel address is in page 0. */
 	if (st->tlb_va[slot] == page && page != 0) {
 		*paddr = st->tlb_pa[slot] | off;
@@ -159,6 +156,13 @@ _memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
 	st->tlb_va[slot] = page;
 	st->tlb_pa[slot] = *paddr & ~((1ULL << shift) - 1);
 	return (0);
+}
+
+void
+_memstat_kvm_arch_look(struct memstat_kvm *kvm)
+{
+	if (kvm->live)
+		memset(kvm->arch.tlb_va, 0, sizeof(kvm->arch.tlb_va));
 }
 
 uint64_t

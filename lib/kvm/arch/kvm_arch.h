@@ -53,6 +53,12 @@ bool	_memstat_kvm_arch_linear(const struct memstat_kvm *kvm,
  */
 int	_memstat_kvm_arch_walk(struct memstat_kvm *kvm, uint64_t vaddr,
 	    uint64_t *paddr, kvm_phys_fn read, void *arg);
+/*
+ * A look at the running kernel begins: the pages walked before are
+ * forgotten (its vmalloc mappings change between looks; within one,
+ * each page is walked once).
+ */
+void	_memstat_kvm_arch_look(struct memstat_kvm *kvm);
 /* A link-time address (System.map, vmlinux, kallsyms) as it runs. */
 uint64_t _memstat_kvm_arch_relocate(const struct memstat_kvm *kvm,
 	    uint64_t link_addr);

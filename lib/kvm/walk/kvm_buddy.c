@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "frag/frag_internal.h"
+#include "kvm/arch/kvm_arch.h"
 #include "kvm/kernel/kvm_finders.h"
 #include "kvm/walk/kvm_buddy_find.h"
 #include "kvm/walk/kvm_buddy_layout.h"
@@ -277,6 +278,7 @@ memstat_frag_kvm(struct memstat_frag *frag, void *kvm_handle, int flags)
 	struct memstat_kvm *kvm = kvm_handle;
 
 	_memstat_frag_clear(frag);
+	_memstat_kvm_arch_look(kvm);
 	if (buddy_walk(kvm, frag, flags) == 0)
 		return (0);
 	_memstat_frag_clear(frag);

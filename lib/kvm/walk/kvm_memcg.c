@@ -838,6 +838,7 @@ memstat_cgroups_kvm(struct memstat_cgroups *cg, void *kvm_handle)
 
 	_memstat_cgroups_clear(cg);
 	cg->walked = true;
+	_memstat_kvm_arch_look(kvm);
 	if (memcg_walk(kvm, cg) == 0)
 		return (0);
 	_memstat_cgroups_clear(cg);

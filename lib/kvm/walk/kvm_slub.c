@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvm/arch/kvm_arch.h"
 #include "kvm/walk/kvm_slab_kernfs.h"
 #include "kvm/walk/kvm_slub_cpu.h"
 #include "kvm/walk/kvm_slub_find.h"
@@ -492,6 +493,7 @@ kvm_query(struct memory_type_list *list, struct memstat_kvm *kvm, bool uma,
 	struct slabinfo si;
 	int rc = 0;
 
+	_memstat_kvm_arch_look(kvm);
 	if (slub_walk(kvm, &si) != 0)
 		return (walk_failed(list, &kvm->err));
 	if (uma && (kvm->flags & MEMSTAT_LINUX_ALIASES) &&

@@ -557,6 +557,7 @@ memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
 	struct memstat_kvm *kvm = kvm_handle;
 
 	_memstat_objects_clear(ol);
+	_memstat_kvm_arch_look(kvm);
 	if (objects_walk(kvm, ol, caches, ncaches) == 0) {
 		for (size_t c = 0; c < ol->ncaches; c++)
 			if (ol->caches[c].owners) {
