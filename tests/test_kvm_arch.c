@@ -620,15 +620,21 @@ test_s390x_setup(void **state)
 	assert_int_equal(kvm.kaslr, 0);
 	/*
 	 * 6.1's VMCOREINFO names no vmemmap: every address walked, the
-	 * array found from a memory section's map.
+	 * array found from a memory section's map, and then the identity
+	 * map known to end below it (the image, at 0x100000, within it).
 	 */
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "s390x", line_of,
 	    (void *)no_vmemmap), 0);
 	assert_false(_memstat_kvm_arch_linear(&kvm, 0x3faac000ULL, &pa));
+	assert_false(_memstat_kvm_arch_in_direct_map(&kvm, 0x1c41100ULL));
 	assert_int_equal(kvm.arch.pgd, 0x3fffff54000ULL);
 	assert_int_equal(_memstat_kvm_arch_s390x.memmap(&kvm, &one_section,
 	    64, &vmemmap, &direct), 0);
 	assert_int_equal(vmemmap, 0x3d000000000ULL);
+	assert_true(_memstat_kvm_arch_in_direct_map(&kvm, 0x1c41100ULL));
+	assert_true(_memstat_kvm_arch_linear(&kvm, 0x3faac000ULL, &pa));
+	assert_int_equal(pa, 0x3faac000ULL);
+	assert_false(_memstat_kvm_arch_in_direct_map(&kvm, 0x3d000000040ULL));
 	/* Where the image was loaded, but not where it runs: refused. */
 	assert_int_equal(_memstat_kvm_arch_setup(&kvm, "s390x", line_of,
 	    (void *)no_offset), -1);

@@ -69,8 +69,8 @@ s390x_setup(struct memstat_kvm *kvm, kvm_vmcoreinfo_fn vmcoreinfo, void *arg)
 	st->direct_map = ident;
 	/*
 	 * The identity map ends below the struct page array where
-	 * VMCOREINFO names it (6.1's names none: every address is then
-	 * walked, and the array found from a memory section).
+	 * VMCOREINFO names it (6.1's names none: every address is walked
+	 * until the array is found from a memory section, s390x_memmap).
 	 */
 	if (_memstat_kvm_vmcoreinfo_number(vmcoreinfo, arg, "SYMBOL(vmemmap)",
 	    16, &vmemmap) == 0) {
@@ -158,12 +158,25 @@ static int
 s390x_memmap(struct memstat_kvm *kvm, const struct kvm_memmap_finders *find,
     uint32_t page_size, uint64_t *vmemmap, uint64_t *direct_map)
 {
+	struct kvm_arch_state *st = &kvm->arch;
+
 	(void)page_size;
-	*direct_map = kvm->arch.direct_map;
-	*vmemmap = kvm->arch.vmemmap_start;
+	*direct_map = st->direct_map;
+	*vmemmap = st->vmemmap_start;
 	if (*vmemmap != 0)
 		return (0);
-	return (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap));
+	if (_memstat_kvm_arch_sections_memmap(kvm, find, vmemmap) != 0)
+		return (-1);
+	/*
+	 * 6.1's identity map, which VMCOREINFO does not bound, ends below
+	 * the array a memory section's map shows (the image within it).
+	 */
+	if (st->lin_end == 0 && *vmemmap > st->direct_map) {
+		st->lin_start = st->direct_map;
+		st->lin_end = *vmemmap;
+		st->vmemmap_start = *vmemmap;
+	}
+	return (0);
 }
 
 static int
