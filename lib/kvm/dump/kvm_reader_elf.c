@@ -189,6 +189,8 @@ phys_disjoint(struct elf_state *es)
 {
 	size_t kept = 0;
 
+	if (es->nphys == 0)	/* a dump's: none kept */
+		return;
 	(void)_memstat_elf_segments_sort(es->phys, es->nphys);
 	for (size_t i = 0; i < es->nphys; i++)
 		if (kept == 0 || es->phys[i].addr >= es->phys[kept - 1].addr +
