@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kvm/dump/kvm_elf_headers.h"
+#include "kvm/dump/kvm_elf_phys.h"
 #include "kvm/dump/kvm_elf_segments.h"
 #include "kvm/dump/kvm_readers.h"
 #include "kvm/dump/kvm_vmcoreinfo_text.h"
@@ -63,8 +64,7 @@ struct elf_state {
 	struct elf_segment *segs;	/* by vaddr, none overlapping */
 	size_t		 nsegs;
 	/* /proc/kcore's segments of known physical address, by it. */
-	struct elf_segment *phys;
-	size_t		 nphys;
+	struct elf_phys	 phys;
 	char		*vmcoreinfo;	/* NUL-terminated */
 	unsigned	 machine;	/* the ELF header's e_machine */
 	bool		 big;		/* its EI_DATA: big-endian */
@@ -78,7 +78,7 @@ state_free(struct elf_state *es)
 	if (es->fd != -1)
 		close(es->fd);
 	free(es->segs);
-	free(es->phys);
+	_memstat_elf_phys_free(&es->phys);
 	free(es->vmcoreinfo);
 	free(es);
 }
@@ -169,8 +169,8 @@ add_phdr(struct memstat_kvm *kvm, struct elf_state *es, const Elf64_Phdr *ph,
 	if (es->procfs && ph->p_offset > INT64_MAX - ph->p_filesz)
 		return (0);
 	if (es->procfs && ph->p_paddr != UINT64_MAX)
-		es->phys[es->nphys++] = (struct elf_segment){ ph->p_paddr,
-		    ph->p_filesz, ph->p_offset };
+		es->phys.segs[es->phys.nsegs++] = (struct elf_segment){
+		    ph->p_paddr, ph->p_filesz, ph->p_offset };
 	if (ph->p_offset + ph->p_filesz < ph->p_offset ||
 	    ph->p_offset + ph->p_filesz > file_size)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
@@ -189,14 +189,16 @@ phys_disjoint(struct elf_state *es)
 {
 	size_t kept = 0;
 
-	if (es->nphys == 0)	/* a dump's: none kept */
+	struct elf_segment *v = es->phys.segs;
+
+	if (es->phys.nsegs == 0)	/* a dump's: none kept */
 		return;
-	(void)_memstat_elf_segments_sort(es->phys, es->nphys);
-	for (size_t i = 0; i < es->nphys; i++)
-		if (kept == 0 || es->phys[i].addr >= es->phys[kept - 1].addr +
-		    es->phys[kept - 1].size)
-			es->phys[kept++] = es->phys[i];
-	es->nphys = kept;
+	(void)_memstat_elf_segments_sort(v, es->phys.nsegs);
+	for (size_t i = 0; i < es->phys.nsegs; i++)
+		if (kept == 0 || v[i].addr >= v[kept - 1].addr +
+		    v[kept - 1].size)
+			v[kept++] = v[i];
+	es->phys.nsegs = kept;
 }
 
 /*
@@ -235,7 +237,7 @@ read_headers(struct memstat_kvm *kvm, struct elf_state *es)
 	/* /proc/kcore's may overlap: room to split each in two. */
 	if ((es->segs = calloc(count, (es->procfs ? 2 : 1) *
 	    sizeof(*es->segs))) == NULL || (es->procfs &&
-	    (es->phys = calloc(count, sizeof(*es->phys))) == NULL))
+	    (es->phys.segs = calloc(count, sizeof(*es->phys.segs))) == NULL))
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
 	/* Read PHDR_BATCH at a time: one pread each would be 65,000. */
@@ -274,13 +276,8 @@ static bool
 phys_read(void *arg, uint64_t paddr, void *buf, size_t len)
 {
 	const struct elf_state *es = arg;
-	const struct elf_segment *s;
 
-	if ((s = _memstat_elf_segment_of(es->phys, es->nphys, paddr)) ==
-	    NULL || len > s->size - (paddr - s->addr))
-		return (false);
-	return (_memstat_elf_pread_all(es->fd, buf, len, s->offset +
-	    (paddr - s->addr)) == 0);
+	return (_memstat_elf_phys_read(&es->phys, es->fd, paddr, buf, len));
 }
 
 /*
@@ -294,7 +291,7 @@ read_walked(struct memstat_kvm *kvm, struct elf_state *es, uint64_t addr,
 	uint64_t paddr, page;
 	size_t n;
 
-	if (es->nphys == 0 || kvm->translation == NULL ||
+	if (es->phys.nsegs == 0 || kvm->translation == NULL ||
 	    kvm->translation->walk(kvm, addr, &paddr, phys_read, es) != 0)
 		return (0);
 	page = 1ULL << kvm->translation->page_shift(kvm);
