@@ -135,7 +135,7 @@ include fuzz/fuzz.mk
 
 # The architectures whose running kernel kcore-check-ARCH reads.
 KCORE_ARCHES = arm64 s390x riscv64 ppc64el
-.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 arm64-matrix s390x-matrix riscv64-matrix ppc64el-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 $(KCORE_ARCHES:%=kcore-check-%) kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host bench-arch soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 kdump-matrix-ppc64el-own kdump-matrix-riscv64 arm64-matrix s390x-matrix riscv64-matrix ppc64el-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 $(KCORE_ARCHES:%=kcore-check-%) kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -273,6 +273,11 @@ bench-host: all bench/runcmd tests/kmemload
 	@./scripts/ensure-deps makedumpfile
 	@sh bench/bench-host
 
+# vmstat-z on a 1 GiB QEMU dump of sid's kernel of each architecture
+# Debian releases, in one run, beside x86-64's (doc/kernels.md's table).
+bench-arch: all
+	@sh bench/bench-arch
+
 # Each report repeating for about twenty minutes (-w 0.01 -c 100000) while
 # its memory and descriptors are sampled: doc/fleet.md's soak table.
 soak: all
@@ -306,7 +311,16 @@ kdump-matrix-own: all
 # bench/out/kdump-matrix-arm64.md); the fixture of the one whose dumps
 # makedumpfile writes.
 kdump-matrix-arm64: all
-	@sh fixtures/tools/kdump-matrix -a -f
+	@sh fixtures/tools/kdump-matrix -a arm64 -f
+
+# The same of ppc64el (4 and 64 KiB pages), each capture kernel running
+# its own suite's makedumpfile (Debian 12's 1.7.2 cannot read 6.12's and
+# 7.2's struct pages), and of riscv64, whose tools are sid's (Debian 12
+# has no riscv64).
+kdump-matrix-ppc64el-own: all
+	@sh fixtures/tools/kdump-matrix -a ppc64el -T
+kdump-matrix-riscv64: all
+	@sh fixtures/tools/kdump-matrix -a riscv64
 
 # Debian's arm64 kernels, 4 and 16 KiB pages, booted in
 # qemu-system-aarch64: every report on their dumps, read here, against
