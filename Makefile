@@ -113,7 +113,7 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm tests/test_kvm_diskdump tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag \
 	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects \
-	     tests/test_kvm_arch tests/test_kvm_bytes
+	     tests/test_kvm_arch tests/test_kvm_bytes tests/test_scratch
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
@@ -123,7 +123,8 @@ BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
 KT_MATCH_OBJS = $(patsubst %.c,%.o,$(wildcard kmemtrace/recording/*.c)) \
 		kmemtrace/report/u64map.o kmemtrace/report/huge_alloc.o
 TOOL_SUPPORT = tests/support/fixture.o tests/support/streambuild.o \
-	       tests/support/mtprint.o tests/support/sigbus_probe.o
+	       tests/support/mtprint.o tests/support/sigbus_probe.o \
+	       tests/support/scratch.o
 TEST_SUPPORT = $(TOOL_SUPPORT) tests/support/testlib.o
 
 MAN3	= man/libmemstat.3
@@ -182,7 +183,7 @@ $(foreach t,$(TOOL_NAMES),$(eval $(call TOOL_RULES,$(t))))
 
 $(TEST_SUPPORT): tests/support/fixture.h tests/support/streambuild.h \
 		tests/support/mtprint.h tests/support/testlib.h \
-		tests/support/sigbus_probe.h
+		tests/support/sigbus_probe.h tests/support/scratch.h
 
 $(STREAMTEXT): fixtures/tools/streamtext.c tests/support/fixture.o \
 		tests/support/streambuild.o

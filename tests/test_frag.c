@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "testlib.h"
 
 /* A Normal zone measured on 6.18 (spec §3.3), with the kernel's answers. */
@@ -52,9 +53,9 @@ test_indices(void **state)
 static char *
 make_dir(void)
 {
-	char *dir = strdup("/tmp/memstat-frag-XXXXXX"), path[600];
+	char *dir = scratch_dir("frag"), path[600];
 
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/proc", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	return (dir);

@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "fixture.h"
+#include "scratch.h"
 #include "testlib.h"
 #include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_elf_segments.h"
@@ -281,14 +282,14 @@ flat_file(bool overlap)
 static void
 test_flat(void **state)
 {
-	char path[] = "/tmp/memstat-flat-test-XXXXXX", why[256];
+	char path[4096], why[256];
 	unsigned char *want, *got = malloc(FLAT_FILE + 1);
 	struct kvm_flat *flat;
 	int fd, tmp;
 
 	(void)state;
 	assert_non_null(got);
-	assert_true((tmp = mkstemp(path)) >= 0);
+	assert_true((tmp = scratch_file(path, sizeof(path), "flat")) >= 0);
 	close(tmp);
 
 	/* In place: reads within a record, across records and the gap. */
@@ -342,7 +343,7 @@ test_flat(void **state)
 static void
 test_truncated(void **state)
 {
-	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/memstat-cut-XXXXXX";
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[4096];
 	struct memory_type_list *list = memstat_mtl_alloc();
 	static char buf[3000000];
 	void *kvm;
@@ -354,7 +355,7 @@ test_truncated(void **state)
 	memstat_kvm_close(kvm);
 
 	assert_true((in = open(DIR6 "vmcore.elf", O_RDONLY)) >= 0);
-	assert_true((out = mkstemp(path)) >= 0);
+	assert_true((out = scratch_file(path, sizeof(path), "cut")) >= 0);
 	assert_int_equal(read(in, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	assert_int_equal(write(out, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	close(in);
@@ -403,7 +404,7 @@ elf_offset_of(int fd, uint64_t paddr)
 static void
 test_vmcoreinfo_in_ram(void **state)
 {
-	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/memstat-s390-XXXXXX";
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[4096];
 	static const unsigned char zero[16];
 	struct memory_type_list *list = memstat_mtl_alloc();
 	unsigned char ptr[8];
@@ -416,7 +417,7 @@ test_vmcoreinfo_in_ram(void **state)
 	(void)state;
 	assert_non_null(dump = fixture_load("fixtures/vmcore/sid-7.2-s390x/"
 	    "vmcore.elf", &len));
-	assert_true((fd = mkstemp(path)) >= 0);
+	assert_true((fd = scratch_file(path, sizeof(path), "s390")) >= 0);
 	assert_int_equal(write(fd, dump, len), (ssize_t)len);
 	free(dump);
 	/* lowcore.vmcore_info, big-endian, and the note it points at. */
@@ -472,7 +473,7 @@ test_wrong_system(void **state)
 static void
 test_system_map_bad_later(void **state)
 {
-	char errbuf[MEMSTAT_KVM_ERRLEN], map[] = "/tmp/test_kvm-map-XXXXXX";
+	char errbuf[MEMSTAT_KVM_ERRLEN], map[4096];
 	struct memory_type_list *list = memstat_mtl_alloc();
 	static const char text[] = "ffffffff81000000 T _stext\n"
 	    "ffffffff81000010 T slab_caches\nnot a symbol line\n";
@@ -480,7 +481,7 @@ test_system_map_bad_later(void **state)
 	int fd;
 
 	(void)state;
-	assert_true((fd = mkstemp(map)) != -1);
+	assert_true((fd = scratch_file(map, sizeof(map), "map")) != -1);
 	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
 	close(fd);
 	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", map,
@@ -538,12 +539,12 @@ static void
 assert_refused_with(const char *dump, const void *file, size_t n,
     const char *why)
 {
-	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/test_kvm-N-XXXXXX";
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[4096];
 	struct memory_type_list *list = memstat_mtl_alloc();
 	void *kvm;
 	int fd;
 
-	assert_true((fd = mkstemp(path)) != -1);
+	assert_true((fd = scratch_file(path, sizeof(path), "N")) != -1);
 	assert_int_equal(write(fd, file, n), (ssize_t)n);
 	close(fd);
 	assert_non_null(kvm = memstat_kvm_open(dump, path, errbuf));
@@ -716,7 +717,7 @@ test_btf_found(void **state)
 	static const char *const names[] = { "_stext", "slab_caches",
 	    "nr_node_ids", "_etext", "_edata" };
 	static char map[1 << 16];
-	char errbuf[MEMSTAT_KVM_ERRLEN], path[] = "/tmp/test_kvm-B-XXXXXX";
+	char errbuf[MEMSTAT_KVM_ERRLEN], path[4096];
 	struct row rows[512];
 	struct memory_type_list *list = memstat_mtl_alloc();
 	uint64_t start, stop, want_start, want_stop;
@@ -737,7 +738,7 @@ test_btf_found(void **state)
 	assert_int_equal(stop, want_stop);
 	memstat_kvm_close(kvm);
 
-	assert_true((fd = mkstemp(path)) != -1);
+	assert_true((fd = scratch_file(path, sizeof(path), "N")) != -1);
 	assert_int_equal(write(fd, map, n), (ssize_t)n);
 	close(fd);
 	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", path,

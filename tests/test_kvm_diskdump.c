@@ -21,6 +21,7 @@
 #include <libdeflate.h>
 #include <zstd.h>
 
+#include "scratch.h"
 #include "testlib.h"
 #include "mtprint.h"
 #include "kvm/dump/kvm_diskdump_phys.h"
@@ -171,7 +172,7 @@ descriptors_at(int fd)
  * pages changed: libkdumpfile still opens it.
  */
 static void
-damaged_copy(char *path)
+damaged_copy(char *path, size_t size)
 {
 	static unsigned char buf[1 << 16];
 	int in, out;
@@ -179,7 +180,7 @@ damaged_copy(char *path)
 	off_t at = 0, from;
 
 	assert_true((in = open(DUMP, O_RDONLY)) != -1);
-	assert_true((out = mkstemp(path)) != -1);
+	assert_true((out = scratch_file(path, size, "kdump")) != -1);
 	from = descriptors_at(in);
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n; i++)
@@ -195,7 +196,7 @@ damaged_copy(char *path)
 static void
 test_damaged_pages(void **state)
 {
-	char path[] = "/tmp/memstat-test-kdump-XXXXXX";
+	char path[4096];
 	struct readers r;
 	size_t clean;
 
@@ -203,7 +204,7 @@ test_damaged_pages(void **state)
 	open_readers(&r, DUMP);
 	clean = compare(&r, true);
 	close_readers(&r);
-	damaged_copy(path);
+	damaged_copy(path, sizeof(path));
 	open_readers(&r, path);
 	unlink(path);
 	/* Some of its pages are damaged: they are left to libkdumpfile. */
@@ -357,8 +358,7 @@ zones_of(const char *path, char *err)
 static void
 test_flattened(void **state)
 {
-	char path[] = "/tmp/memstat-test-flat-XXXXXX";
-	char tmpdir[] = "/tmp/memstat-test-tmpdir-XXXXXX";
+	char path[4096], *tmpdir;
 	char err[MEMSTAT_KVM_ERRLEN] = "", *want, *got;
 	unsigned char *dump, *zstd;
 	size_t len, zlen;
@@ -367,9 +367,9 @@ test_flattened(void **state)
 	(void)state;
 	dump = slurp(DUMP, &len);
 	zstd = zstd_copy(dump, len, &zlen);
-	assert_true((fd = mkstemp(path)) != -1);
+	assert_true((fd = scratch_file(path, sizeof(path), "flat")) != -1);
 	close(fd);
-	assert_non_null(mkdtemp(tmpdir));
+	assert_non_null(tmpdir = scratch_dir("tmpdir"));
 	assert_non_null(want = zones_of(DUMP, err));
 
 	/* In place: no temporary file can be made, and none is needed. */
@@ -396,6 +396,7 @@ test_flattened(void **state)
 
 	unlink(path);
 	assert_int_equal(rmdir(tmpdir), 0);
+	free(tmpdir);
 	free(want);
 	free(dump);
 	free(zstd);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "testlib.h"
 
 #define SYNTH		"fixtures/linux/captures/synthetic"
@@ -34,8 +35,7 @@ make_tree(const char *slabinfo, const char *allocinfo)
 	char *dir, path[512];
 	FILE *f;
 
-	dir = strdup("/tmp/memstat-test-XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(dir = scratch_dir("tree"));
 	snprintf(path, sizeof(path), "%s/proc", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	if (slabinfo != NULL) {
