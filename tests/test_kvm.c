@@ -447,6 +447,33 @@ test_vmcoreinfo_in_ram(void **state)
 	memstat_mtl_free(list);
 }
 
+/*
+ * A read the page tables cannot place says which: no mapping there, or
+ * (a cut dump's) no page for the table entry that would tell.
+ */
+static void
+test_walk_says_which(void **state)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	unsigned char b[8];
+	void *kvm;
+
+	(void)state;
+	assert_non_null(kvm = memstat_kvm_open(DIR6 "vmcore.elf", NULL,
+	    errbuf));
+	assert_int_equal(_memstat_kvm_read(kvm, 0xffffc90000000000ULL, b,
+	    sizeof(b)), -1);
+	assert_string_equal(memstat_kvm_geterr(kvm), "cannot read 8 bytes at "
+	    "0xffffc90000000000: the page tables map no page there");
+	/* The struct pages of 1 GiB on: their PUD page was not cut. */
+	assert_int_equal(_memstat_kvm_read(kvm, 0xffffea0040000000ULL, b,
+	    sizeof(b)), -1);
+	assert_string_equal(memstat_kvm_geterr(kvm), "cannot read 8 bytes at "
+	    "0xffffea0040000000: the dump has no page for its page-table "
+	    "entry at 0x1031008");
+	memstat_kvm_close(kvm);
+}
+
 /* -N: a System.map that is not one, or another kernel's types. */
 static void
 test_wrong_system(void **state)
@@ -1109,6 +1136,7 @@ main(void)
 		cmocka_unit_test(test_cgroup_owners_left_out),
 		cmocka_unit_test(test_cgroup_memcg_pages_left_out),
 		cmocka_unit_test(test_vmcoreinfo_in_ram),
+		cmocka_unit_test(test_walk_says_which),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -168,6 +168,30 @@ linear_read(struct memstat_kvm *kvm, const struct kdump_state *ks,
 }
 
 /*
+ * The walk's reads of page-table entries: the first the dump has no page
+ * for is kept, to name it (a dump without the tables cannot say whether
+ * they map the address).
+ */
+struct table_reads {
+	struct kdump_state *ks;
+	bool		 missed;
+	uint64_t	 at;
+};
+
+static bool
+table_read(void *arg, uint64_t paddr, void *buf, size_t len)
+{
+	struct table_reads *tr = arg;
+
+	if (phys_read_any(tr->ks, paddr, buf, len))
+		return (true);
+	if (!tr->missed)
+		tr->at = paddr;
+	tr->missed = true;
+	return (false);
+}
+
+/*
  * A read through the image's own page tables, page by page, where the
  * architecture walks them (the handle's translation): 0, -1 with the
  * error recorded, or 1: libkdumpfile's to read.
@@ -177,6 +201,7 @@ walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
     void *buf, size_t len)
 {
 	const struct kvm_translation *t = kvm->translation;
+	struct table_reads tr = { .ks = ks };
 	uint64_t page, paddr;
 	size_t n;
 	int rc;
@@ -188,16 +213,22 @@ walked_read(struct memstat_kvm *kvm, struct kdump_state *ks, uint64_t addr,
 		n = page - (addr & (page - 1));
 		if (n > len)
 			n = len;
-		if ((rc = t->walk(kvm, addr, &paddr, phys_read_any, ks)) == 1)
+		tr.missed = false;
+		if ((rc = t->walk(kvm, addr, &paddr, table_read, &tr)) == 1)
 			return (1);
 		if (rc != 0 && lib_failed(ks))
 			return (-1);
+		if (rc != 0 && tr.missed)
+			return (_memstat_kvm_fail(kvm,
+			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
+			    "bytes at 0x%" PRIx64 ": the dump has no page for "
+			    "its page-table entry at 0x%" PRIx64, len, addr,
+			    tr.at));
 		if (rc != 0)
 			return (_memstat_kvm_fail(kvm,
 			    MEMSTAT_ERROR_KVM_SHORTREAD, "cannot read %zu "
 			    "bytes at 0x%" PRIx64 ": the page tables map no "
-			    "page there, or the dump left theirs out", len,
-			    addr));
+			    "page there", len, addr));
 		if (phys_read_at(kvm, ks, addr, paddr, buf, n) != 0)
 			return (-1);
 		buf = (char *)buf + n;
