@@ -373,7 +373,7 @@ test_flattened(void **state)
 	assert_non_null(want = zones_of(DUMP, err));
 
 	/* In place: no temporary file can be made, and none is needed. */
-	setenv("TMPDIR", "/nonexistent", 1);
+	scratch_tmpdir("/nonexistent");
 	flatten(path, dump, len, false);
 	assert_non_null(got = zones_of(path, err));
 	assert_string_equal(got, want);
@@ -384,7 +384,7 @@ test_flattened(void **state)
 	assert_non_null(strstr(err, "flattened dump: reassembly in a "
 	    "temporary file: "));
 	/* Made when a read first needs it; at once when records overlap. */
-	setenv("TMPDIR", tmpdir, 1);
+	scratch_tmpdir(tmpdir);
 	assert_non_null(got = zones_of(path, err));
 	assert_string_equal(got, want);
 	free(got);
@@ -392,7 +392,7 @@ test_flattened(void **state)
 	assert_non_null(got = zones_of(path, err));
 	assert_string_equal(got, want);
 	free(got);
-	unsetenv("TMPDIR");
+	scratch_tmpdir(NULL);
 
 	unlink(path);
 	assert_int_equal(rmdir(tmpdir), 0);

@@ -38,7 +38,7 @@ test_removed_at_exit(void **state)
 
 	(void)state;
 	assert_non_null(dir = scratch_dir("parent"));
-	setenv("TMPDIR", dir, 1);
+	scratch_tmpdir(dir);
 	/* The child's names, from a pipe: it made them. */
 	assert_int_equal(pipe(p), 0);
 	assert_true((pid = fork()) != -1);
@@ -71,7 +71,7 @@ test_removed_at_exit(void **state)
 	}
 	fclose(f);
 	assert_false(gone(dir));
-	unsetenv("TMPDIR");
+	scratch_tmpdir(NULL);
 	free(dir);
 }
 
@@ -85,10 +85,10 @@ test_too_long(void **state)
 	memset(big, 'd', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	big[0] = '/';
-	setenv("TMPDIR", big, 1);
+	scratch_tmpdir(big);
 	assert_int_equal(scratch_file(path, sizeof(path), "long"), -1);
 	assert_null(scratch_dir("long"));
-	unsetenv("TMPDIR");
+	scratch_tmpdir(NULL);
 }
 
 int

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <ftw.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,28 @@ scratch_file(char *path, size_t size, const char *name)
 		return (-1);
 	}
 	return (fd);
+}
+
+void
+scratch_tmpdir(const char *dir)
+{
+	static char *first;
+	static bool saved, had;
+	const char *now;
+
+	if (!saved) {
+		now = getenv("TMPDIR");
+		had = now != NULL;
+		if (had && (first = strdup(now)) == NULL)
+			abort();
+		saved = true;
+	}
+	if (dir != NULL)
+		setenv("TMPDIR", dir, 1);
+	else if (had)
+		setenv("TMPDIR", first, 1);
+	else
+		unsetenv("TMPDIR");
 }
 
 char *

@@ -17,4 +17,10 @@ int	 scratch_file(char *path, size_t size, const char *name);
 /* A new folder TMPDIR/memstat-NAME-XXXXXX: its path (free it), or NULL. */
 char	*scratch_dir(const char *name);
 
+/*
+ * TMPDIR set to DIR for what a test runs next; NULL: set back to what it
+ * was when the program started (unset, if it was).
+ */
+void	 scratch_tmpdir(const char *dir);
+
 #endif
