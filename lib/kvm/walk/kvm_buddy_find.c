@@ -25,7 +25,12 @@
 
 #define MAX_STEPS	(1U << 20)	/* a free list's length, at most */
 #define PAGE_BUDGET	(1ULL << 26)	/* struct pages looked at, at most */
-#define MAX_ZONEREFS	4096		/* MAX_ZONES_PER_ZONELIST + 1 */
+/*
+ * A zonelist's entries, at most: MAX_NUMNODES (NODES_SHIFT is 10 at
+ * most) times MAX_NR_ZONES, plus its end.  Debian's amd64 kernels have
+ * 1024 nodes of 5 zones: 5121.
+ */
+#define MAX_ZONEREFS	((1U << 10) * 16 + 1)
 
 struct find {
 	struct memstat_kvm *kvm;
