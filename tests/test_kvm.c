@@ -996,6 +996,16 @@ test_cgroup_stocks(void **state)
 	}
 }
 
+/* dir's file name (dir ends in '/') in buf, or NULL for no name. */
+static const char *
+in_dir(char *buf, size_t size, const char *dir, const char *name)
+{
+	if (name == NULL)
+		return (NULL);
+	snprintf(buf, size, "%s%s", dir, name);
+	return (buf);
+}
+
 /*
  * Where the kallsyms name the kernel's code only (Debian's arm64 5.10
  * and 6.1), the nodes found from a free block and migratetype_names[]
@@ -1032,16 +1042,11 @@ test_buddy_by_structure(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		snprintf(dump, sizeof(dump), "%s%s", cases[i].dir,
-		    cases[i].dump);
-		snprintf(nameless, sizeof(nameless), "%s%s", cases[i].dir,
-		    cases[i].nameless ? cases[i].nameless : "");
-		snprintf(named_map, sizeof(named_map), "%s%s", cases[i].dir,
-		    cases[i].named ? cases[i].named : "");
-		assert_non_null(kvm = memstat_kvm_open(dump,
-		    cases[i].nameless ? nameless : NULL, NULL));
-		assert_non_null(named = memstat_kvm_open(dump,
-		    cases[i].named ? named_map : NULL, NULL));
+		in_dir(dump, sizeof(dump), cases[i].dir, cases[i].dump);
+		assert_non_null(kvm = memstat_kvm_open(dump, in_dir(nameless,
+		    sizeof(nameless), cases[i].dir, cases[i].nameless), NULL));
+		assert_non_null(named = memstat_kvm_open(dump, in_dir(named_map,
+		    sizeof(named_map), cases[i].dir, cases[i].named), NULL));
 		assert_int_equal(_memstat_kvm_symbol(kvm, "node_data", &p), -1);
 		assert_int_equal(_memstat_buddy_layout(kvm, &l), 0);
 		assert_int_equal(_memstat_buddy_nodes_find(kvm, &l, found, 8,
