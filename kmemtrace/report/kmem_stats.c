@@ -16,6 +16,7 @@
 
 #include "huge_alloc.h"
 #include "kmem_frames.h"
+#include "recording/kmem_feed.h"
 #include "kmem_stats.h"
 
 #define TOMBSTONES	(1U << 17)
@@ -782,12 +783,11 @@ one_event(struct kmem_stats *st, const struct kmem_event *ev,
 }
 
 static int
-one_record(const struct kt_record *rec, void *arg)
+one_record(struct kmem_stats *st, const struct kmem_fed *fed,
+    struct kt_error *e)
 {
-	struct gather *g = arg;
-	struct kmem_stats *st = g->st;
+	const struct kt_record *rec = &fed->rec;
 	struct kmem_totals *t = &st->totals;
-	struct kmem_event ev;
 	int rc;
 
 	if (t->events++ == 0)
@@ -800,29 +800,50 @@ one_record(const struct kt_record *rec, void *arg)
 	}
 	if (rec->after_loss)
 		st->loss_ts = rec->ts;
-	rc = kmem_events_decode(&st->events, rec, &ev);
-	if (rc == -2)
-		return (kt_fail(g->e, "%s: cpu%d: a kernel stack at %llu "
+	if (fed->decoded == -2)
+		return (kt_fail(e, "%s: cpu%d: a kernel stack at %llu "
 		    "counts more frames than its record holds", st->src->path,
 		    rec->cpu, (unsigned long long)rec->ts));
-	if (rc < 0)
-		return (kt_fail(g->e, "%s: cpu%d: an event at %llu is shorter "
+	if (fed->decoded < 0)
+		return (kt_fail(e, "%s: cpu%d: an event at %llu is shorter "
 		    "than its format", st->src->path, rec->cpu,
 		    (unsigned long long)rec->ts));
-	if (rc > 0) {
+	if (fed->decoded > 0) {
 		t->other_events++;
 		st->made = NONE;
 		if (st->stack_adjacent)
 			await_stack(st, rec->cpu);
 		return (0);
 	}
-	if (ev.kind == KMEM_STACK)
-		return (stack_record(st, &ev, g->e));
+	if (fed->ev.kind == KMEM_STACK)
+		return (stack_record(st, &fed->ev, e));
 	st->made = NONE;
-	rc = one_event(st, &ev, g->e);
-	if (rc == 0 && (st->stack_adjacent || st->stacked[ev.kind]))
+	rc = one_event(st, &fed->ev, e);
+	if (rc == 0 && (st->stack_adjacent || st->stacked[fed->ev.kind]))
 		await_stack(st, rec->cpu);
 	return (rc);
+}
+
+/*
+ * A batch in order.  The object map is larger than the caches: the slot
+ * of a record a few ahead is fetched while this one is matched.
+ */
+#define AHEAD	8
+
+static int
+one_batch(const struct kmem_fed *fed, size_t n, void *arg)
+{
+	struct gather *g = arg;
+	struct kmem_stats *st = g->st;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i + AHEAD < n && fed[i + AHEAD].decoded == 0 &&
+		    kmem_slab_kind(fed[i + AHEAD].ev.kind))
+			u64map_prefetch(&st->object_map, fed[i + AHEAD].ev.ptr);
+		if (one_record(st, &fed[i], g->e) != 0)
+			return (-1);
+	}
+	return (0);
 }
 
 /* The kinds recorded with stacks, from the recording's "stacks:" line. */
@@ -903,7 +924,7 @@ kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
 {
 	struct gather g = { st, e };
 
-	return (kt_source_each(src, one_record, &g, e) != 0 ? -1 : 0);
+	return (kmem_feed(src, &st->events, one_batch, &g, e) != 0 ? -1 : 0);
 }
 
 void
