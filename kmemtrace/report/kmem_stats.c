@@ -20,6 +20,8 @@
 #include "kmem_stats.h"
 
 #define TOMBSTONES	(1U << 17)
+/* How many records (or tombstones) ahead memory is fetched. */
+#define AHEAD		8
 #define NONE		UINT32_MAX
 
 enum { OBJ_LIVE, OBJ_FREED };
@@ -64,7 +66,9 @@ saturate(uint64_t v)
 	return (v > UINT32_MAX ? UINT32_MAX : (uint32_t)v);
 }
 
+/* ptr: the object's, so that its map slot is known before it is read. */
 struct kmem_tombstone {
+	uint64_t	 ptr;
 	uint32_t	 object, gen;
 };
 
@@ -126,7 +130,7 @@ name_hash(const char *s, size_t len)
 }
 
 static uint32_t
-cache_row(struct kmem_stats *st, const char *name, size_t len)
+cache_row_named(struct kmem_stats *st, const char *name, size_t len)
 {
 	uint64_t key = name_hash(name, len);
 
@@ -152,6 +156,31 @@ cache_row(struct kmem_stats *st, const char *name, size_t len)
 		return (i);
 	}
 	return (NONE);
+}
+
+/*
+ * A name's row: the memo, by the name's first and last eight bytes (all
+ * of a name of 16 or fewer, the middle compared past that), else the map.
+ */
+static uint32_t
+cache_row(struct kmem_stats *st, const char *name, size_t len)
+{
+	struct kmem_name_memo *m;
+	uint64_t head = 0, tail = 0, h;
+	uint32_t row;
+
+	memcpy(&head, name, len < 8 ? len : 8);
+	if (len > 8)
+		memcpy(&tail, name + len - 8, 8);
+	h = head * 0x9e3779b97f4a7c15ULL ^ tail * 0xc2b2ae3d27d4eb4fULL ^ len;
+	m = &st->name_memo[(h ^ h >> 32) % KMEM_NAME_MEMO];
+	if (m->row != 0 && m->len == len && m->head == head &&
+	    m->tail == tail && (len <= 16 ||
+	    memcmp(st->caches[m->row - 1].name + 8, name + 8, len - 16) == 0))
+		return (m->row - 1);
+	if ((row = cache_row_named(st, name, len)) != NONE)
+		*m = (struct kmem_name_memo){ head, tail, len, row + 1 };
+	return (row);
 }
 
 /*
@@ -263,6 +292,12 @@ bury(struct kmem_stats *st, uint32_t i)
 	if (st->ring_count == st->ring_size) {
 		struct kmem_tombstone t = st->ring[st->ring_head];
 		struct kmem_object *old = object_at(st, t.object);
+		const struct kmem_tombstone *soon = &st->ring[(st->ring_head +
+		    AHEAD) % st->ring_size];
+
+		/* The oldest ones, long out of the caches: fetched ahead. */
+		__builtin_prefetch(object_at(st, soon->object));
+		u64map_prefetch(&st->object_map, soon->ptr);
 
 		if (OBJ_STATE(old) == OBJ_FREED && old->gen == t.gen) {
 			u64map_remove(&st->object_map, old->ptr);
@@ -273,7 +308,8 @@ bury(struct kmem_stats *st, uint32_t i)
 		st->ring_head = (st->ring_head + 1) % st->ring_size;
 	}
 	st->ring[(st->ring_head + st->ring_count++) % st->ring_size] =
-	    (struct kmem_tombstone){ i, object_at(st, i)->gen };
+	    (struct kmem_tombstone){ object_at(st, i)->ptr, i,
+	    object_at(st, i)->gen };
 	return (0);
 }
 
@@ -828,8 +864,6 @@ one_record(struct kmem_stats *st, const struct kmem_fed *fed,
  * A batch in order.  The object map is larger than the caches: the slot
  * of a record a few ahead is fetched while this one is matched.
  */
-#define AHEAD	8
-
 static int
 one_batch(const struct kmem_fed *fed, size_t n, void *arg)
 {
