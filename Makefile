@@ -116,8 +116,6 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm_arch tests/test_kvm_bytes tests/test_scratch
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
-# Unit tests of kmemtrace's recording room.
-KT_UNIT_TESTS = tests/test_kt_symbols
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
 	     bench/bench_match
 # bench_match: kmemtrace's recordings, decoded by its own room, replayed
@@ -219,12 +217,6 @@ $(TOOL_UNIT_TESTS): tests/test_%: tests/test_%.c tests/support/sigbus_probe.o \
 	    tests/support/sigbus_probe.o $(TOOL_LIB) $(LIB) $(LDFLAGS) \
 	    $(CMOCKA_LIBS) $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
 
-$(KT_UNIT_TESTS): tests/test_%: tests/test_%.c $(KT_MATCH_OBJS) $(TOOL_LIB) \
-	    $(LIB)
-	$(CC_KEPT) $(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Ikmemtrace/recording \
-	    -o $@ $< $(KT_MATCH_OBJS) $(TOOL_LIB) $(LIB) $(LDFLAGS) \
-	    $(CMOCKA_LIBS) $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS) $(TRACE_LIBS)
-
 bench/bench_match: bench/bench_match.c bench/timing.o $(KT_MATCH_OBJS) \
 		$(TOOL_LIB) $(LIB)
 	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Ikmemtrace -o $@ $< bench/timing.o \
@@ -251,7 +243,7 @@ check:
 	@$(MAKE) --no-print-directory check-run
 
 check-build: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) $(UNIT_TESTS) \
-	$(TOOL_UNIT_TESTS) $(KT_UNIT_TESTS) $(FUZZ_REPLAYS) \
+	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed fuzz/diskdump_seed
 
 check-run: check-build
@@ -436,7 +428,7 @@ install: all
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) \
 	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
-	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(KT_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
+	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/diskdump_seed fuzz/tools.h $(KVCORE) $(KALLSYMS) $(OWNERPATCH) \

@@ -29,14 +29,6 @@ enum kmem_kind {
 	KMEM_TASK_RENAME,	/* task_rename: a task's new command */
 };
 
-/* An event of a slab object, known by its pointer. */
-static inline bool
-kmem_slab_kind(enum kmem_kind k)
-{
-	return (k == KMEM_KMALLOC || k == KMEM_CACHE_ALLOC ||
-	    k == KMEM_KFREE || k == KMEM_CACHE_FREE);
-}
-
 /* A stack's frames kept at most; deeper ones are cut (and said so). */
 #define KMEM_MAX_FRAMES	64
 

@@ -224,16 +224,10 @@ kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
 	/* Signals are the caller's thread's to take. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_mutex_init(&s->join_lock, NULL) == 0) {
-		s->loading = pthread_create(&s->loader, NULL, loader, s) == 0;
-		if (!s->loading)
-			pthread_mutex_destroy(&s->join_lock);
-	}
+	s->loading = pthread_create(&s->loader, NULL, loader, s) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (s->loading) {
-		s->started = true;
+	if (s->loading)
 		return (0);
-	}
 	loader(s);
 	return (s->load_rc);
 }
@@ -241,13 +235,9 @@ kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
 int
 kt_symbols_wait(struct kt_symbols *s)
 {
-	if (s->started) {
-		pthread_mutex_lock(&s->join_lock);
-		if (s->loading) {
-			pthread_join(s->loader, NULL);
-			s->loading = false;
-		}
-		pthread_mutex_unlock(&s->join_lock);
+	if (s->loading) {
+		pthread_join(s->loader, NULL);
+		s->loading = false;
 	}
 	return (s->load_rc);
 }
@@ -256,8 +246,6 @@ void
 kt_symbols_free(struct kt_symbols *s)
 {
 	kt_symbols_wait(s);
-	if (s->started)
-		pthread_mutex_destroy(&s->join_lock);
 	free(s->v);
 	free(s->text);
 	*s = (struct kt_symbols){ 0 };

@@ -29,15 +29,9 @@ struct kt_symbols {
 	struct kt_symbol *v;
 	size_t		 n, alloc;
 	char		*text;		/* the kallsyms the names point into */
-	/*
-	 * Loaded on a thread (kt_symbols_attach_loading()) until joined.
-	 * Waited for by the reader of the records and by tep's lookups,
-	 * which may be on different threads (kmem_feed.h): the join is
-	 * under join_lock, which exists while started.
-	 */
+	/* Loaded on a thread (kt_symbols_attach_loading()) until joined. */
 	pthread_t	 loader;
-	pthread_mutex_t	 join_lock;
-	bool		 started, loading;
+	bool		 loading;
 	int		 (*load)(struct kt_symbols *, void *);
 	void		*load_arg;
 	int		 load_rc;
@@ -61,10 +55,7 @@ int	kt_symbols_attach(struct kt_symbols *s, struct tep_handle *tep);
  */
 int	kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
 	    int (*load)(struct kt_symbols *, void *), void *arg);
-/*
- * Waits for the loading thread, if any: what its load returned, or 0.
- * Any thread may call it, and several at once.
- */
+/* Waits for the loading thread, if any: what its load returned, or 0. */
 int	kt_symbols_wait(struct kt_symbols *s);
 void	kt_symbols_free(struct kt_symbols *s);
 

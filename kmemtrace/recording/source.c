@@ -13,12 +13,6 @@ kt_source_each(struct kt_source *src, kt_record_fn fn, void *arg,
 	return (src->ops->each(src, fn, arg, e));
 }
 
-bool
-kt_source_apart(const struct kt_source *src)
-{
-	return (src->ops->apart);
-}
-
 void
 kt_source_close(struct kt_source *src)
 {

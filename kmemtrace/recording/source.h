@@ -99,14 +99,6 @@ struct kt_source_ops {
 	int	(*each)(struct kt_source *, kt_record_fn, void *,
 		    struct kt_error *);
 	void	(*close)(struct kt_source *);
-	/*
-	 * each() touches nothing but its own state (not the tep_handle),
-	 * so it may run on a thread of its own beside the records' user.
-	 */
-	bool	 apart;
 };
-
-/* Whether kt_source_each() may run on another thread (kmem_feed.h). */
-bool	kt_source_apart(const struct kt_source *src);
 
 #endif /* !SOURCE_H */

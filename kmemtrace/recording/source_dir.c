@@ -726,7 +726,6 @@ recording_close(struct kt_source *src)
 static const struct kt_source_ops recording_ops = {
 	.each = recording_each,
 	.close = recording_close,
-	.apart = true,		/* pages and files, its own; kallsyms joined */
 };
 
 /*

@@ -77,7 +77,6 @@ tracedat_close(struct kt_source *src)
 static const struct kt_source_ops tracedat_ops = {
 	.each = tracedat_each,
 	.close = tracedat_close,
-	.apart = false,		/* libtracecmd reads with the shared tep */
 };
 
 int

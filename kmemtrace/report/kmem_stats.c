@@ -16,12 +16,9 @@
 
 #include "huge_alloc.h"
 #include "kmem_frames.h"
-#include "recording/kmem_feed.h"
 #include "kmem_stats.h"
 
 #define TOMBSTONES	(1U << 17)
-/* How many records (or tombstones) ahead memory is fetched. */
-#define AHEAD		8
 #define NONE		UINT32_MAX
 
 enum { OBJ_LIVE, OBJ_FREED };
@@ -66,9 +63,7 @@ saturate(uint64_t v)
 	return (v > UINT32_MAX ? UINT32_MAX : (uint32_t)v);
 }
 
-/* ptr: the object's, so that its map slot is known before it is read. */
 struct kmem_tombstone {
-	uint64_t	 ptr;
 	uint32_t	 object, gen;
 };
 
@@ -130,7 +125,7 @@ name_hash(const char *s, size_t len)
 }
 
 static uint32_t
-cache_row_named(struct kmem_stats *st, const char *name, size_t len)
+cache_row(struct kmem_stats *st, const char *name, size_t len)
 {
 	uint64_t key = name_hash(name, len);
 
@@ -156,31 +151,6 @@ cache_row_named(struct kmem_stats *st, const char *name, size_t len)
 		return (i);
 	}
 	return (NONE);
-}
-
-/*
- * A name's row: the memo, by the name's first and last eight bytes (all
- * of a name of 16 or fewer, the middle compared past that), else the map.
- */
-static uint32_t
-cache_row(struct kmem_stats *st, const char *name, size_t len)
-{
-	struct kmem_name_memo *m;
-	uint64_t head = 0, tail = 0, h;
-	uint32_t row;
-
-	memcpy(&head, name, len < 8 ? len : 8);
-	if (len > 8)
-		memcpy(&tail, name + len - 8, 8);
-	h = head * 0x9e3779b97f4a7c15ULL ^ tail * 0xc2b2ae3d27d4eb4fULL ^ len;
-	m = &st->name_memo[(h ^ h >> 32) % KMEM_NAME_MEMO];
-	if (m->row != 0 && m->len == len && m->head == head &&
-	    m->tail == tail && (len <= 16 ||
-	    memcmp(st->caches[m->row - 1].name + 8, name + 8, len - 16) == 0))
-		return (m->row - 1);
-	if ((row = cache_row_named(st, name, len)) != NONE)
-		*m = (struct kmem_name_memo){ head, tail, len, row + 1 };
-	return (row);
 }
 
 /*
@@ -292,12 +262,6 @@ bury(struct kmem_stats *st, uint32_t i)
 	if (st->ring_count == st->ring_size) {
 		struct kmem_tombstone t = st->ring[st->ring_head];
 		struct kmem_object *old = object_at(st, t.object);
-		const struct kmem_tombstone *soon = &st->ring[(st->ring_head +
-		    AHEAD) % st->ring_size];
-
-		/* The oldest ones, long out of the caches: fetched ahead. */
-		__builtin_prefetch(object_at(st, soon->object));
-		u64map_prefetch(&st->object_map, soon->ptr);
 
 		if (OBJ_STATE(old) == OBJ_FREED && old->gen == t.gen) {
 			u64map_remove(&st->object_map, old->ptr);
@@ -308,8 +272,7 @@ bury(struct kmem_stats *st, uint32_t i)
 		st->ring_head = (st->ring_head + 1) % st->ring_size;
 	}
 	st->ring[(st->ring_head + st->ring_count++) % st->ring_size] =
-	    (struct kmem_tombstone){ object_at(st, i)->ptr, i,
-	    object_at(st, i)->gen };
+	    (struct kmem_tombstone){ i, object_at(st, i)->gen };
 	return (0);
 }
 
@@ -819,11 +782,12 @@ one_event(struct kmem_stats *st, const struct kmem_event *ev,
 }
 
 static int
-one_record(struct kmem_stats *st, const struct kmem_fed *fed,
-    struct kt_error *e)
+one_record(const struct kt_record *rec, void *arg)
 {
-	const struct kt_record *rec = &fed->rec;
+	struct gather *g = arg;
+	struct kmem_stats *st = g->st;
 	struct kmem_totals *t = &st->totals;
+	struct kmem_event ev;
 	int rc;
 
 	if (t->events++ == 0)
@@ -836,48 +800,29 @@ one_record(struct kmem_stats *st, const struct kmem_fed *fed,
 	}
 	if (rec->after_loss)
 		st->loss_ts = rec->ts;
-	if (fed->decoded == -2)
-		return (kt_fail(e, "%s: cpu%d: a kernel stack at %llu "
+	rc = kmem_events_decode(&st->events, rec, &ev);
+	if (rc == -2)
+		return (kt_fail(g->e, "%s: cpu%d: a kernel stack at %llu "
 		    "counts more frames than its record holds", st->src->path,
 		    rec->cpu, (unsigned long long)rec->ts));
-	if (fed->decoded < 0)
-		return (kt_fail(e, "%s: cpu%d: an event at %llu is shorter "
+	if (rc < 0)
+		return (kt_fail(g->e, "%s: cpu%d: an event at %llu is shorter "
 		    "than its format", st->src->path, rec->cpu,
 		    (unsigned long long)rec->ts));
-	if (fed->decoded > 0) {
+	if (rc > 0) {
 		t->other_events++;
 		st->made = NONE;
 		if (st->stack_adjacent)
 			await_stack(st, rec->cpu);
 		return (0);
 	}
-	if (fed->ev.kind == KMEM_STACK)
-		return (stack_record(st, &fed->ev, e));
+	if (ev.kind == KMEM_STACK)
+		return (stack_record(st, &ev, g->e));
 	st->made = NONE;
-	rc = one_event(st, &fed->ev, e);
-	if (rc == 0 && (st->stack_adjacent || st->stacked[fed->ev.kind]))
+	rc = one_event(st, &ev, g->e);
+	if (rc == 0 && (st->stack_adjacent || st->stacked[ev.kind]))
 		await_stack(st, rec->cpu);
 	return (rc);
-}
-
-/*
- * A batch in order.  The object map is larger than the caches: the slot
- * of a record a few ahead is fetched while this one is matched.
- */
-static int
-one_batch(const struct kmem_fed *fed, size_t n, void *arg)
-{
-	struct gather *g = arg;
-	struct kmem_stats *st = g->st;
-
-	for (size_t i = 0; i < n; i++) {
-		if (i + AHEAD < n && fed[i + AHEAD].decoded == 0 &&
-		    kmem_slab_kind(fed[i + AHEAD].ev.kind))
-			u64map_prefetch(&st->object_map, fed[i + AHEAD].ev.ptr);
-		if (one_record(st, &fed[i], g->e) != 0)
-			return (-1);
-	}
-	return (0);
 }
 
 /* The kinds recorded with stacks, from the recording's "stacks:" line. */
@@ -958,7 +903,7 @@ kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
 {
 	struct gather g = { st, e };
 
-	return (kmem_feed(src, &st->events, one_batch, &g, e) != 0 ? -1 : 0);
+	return (kt_source_each(src, one_record, &g, e) != 0 ? -1 : 0);
 }
 
 void

@@ -118,16 +118,6 @@ struct kmem_stats {
 	struct u64map	 site_map, ptr_map, cache_map, page_map, gfp_map;
 	struct u64map	 kmalloc_map;		/* bytes_alloc -> its cache */
 	/*
-	 * The caches' names last seen, by their ends: most names are at
-	 * most 16 bytes, which the two words hold whole (cache_row()).
-	 */
-#define KMEM_NAME_MEMO	64
-	struct kmem_name_memo {
-		uint64_t	 head, tail;
-		size_t		 len;
-		uint32_t	 row;		/* 0: empty; else the row + 1 */
-	} name_memo[KMEM_NAME_MEMO];
-	/*
 	 * Objects and pages live or freed in the recording, in chunks of
 	 * KMEM_OBJECT_CHUNK: a store that grows by copying copied tens of
 	 * megabytes, and faulted each copy in again.

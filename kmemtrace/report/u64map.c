@@ -138,9 +138,3 @@ u64map_remove(struct u64map *m, uint64_t key)
 	m->slots[i].used = false;
 	m->count--;
 }
-
-void
-u64map_prefetch(const struct u64map *m, uint64_t key)
-{
-	__builtin_prefetch(&m->slots[home(m, key)]);
-}

@@ -34,7 +34,5 @@ uint32_t *u64map_find(const struct u64map *m, uint64_t key);
  */
 uint32_t *u64map_insert(struct u64map *m, uint64_t key, bool *made);
 void	u64map_remove(struct u64map *m, uint64_t key);
-/* key's slot fetched into the cache, for a lookup soon after. */
-void	u64map_prefetch(const struct u64map *m, uint64_t key);
 
 #endif /* !U64MAP_H */
