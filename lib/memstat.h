@@ -298,6 +298,19 @@ const char *memstat_objects_geterrmsg(const struct memstat_objects *ol);
  */
 int	memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
 	    const char *const *caches, size_t ncaches);
+/*
+ * The same walk keeping no object: each is handed to fn as it is read
+ * (cache by cache, each cache's in address order) and then forgotten, so
+ * the walk's memory is its caches' and stacks' however many objects the
+ * image holds.  While fn runs, its object is ol's only one (index 0),
+ * the caches up to its own are listed, and the tasks are not yet read
+ * (they are when the walk ends).  fn returns 0, or -1 when memory runs
+ * out, which stops the walk with MEMSTAT_ERROR_NOMEMORY.  Afterwards ol
+ * holds what memstat_kvm_objects() leaves, with no objects.
+ */
+int	memstat_kvm_objects_each(struct memstat_objects *ol,
+	    void *kvm_handle, const char *const *caches, size_t ncaches,
+	    int (*fn)(const struct memstat_objects *ol, void *arg), void *arg);
 
 /* The kernel's ticks per second (HZ), found in the image; 0: unknown. */
 uint64_t memstat_objects_hz(const struct memstat_objects *ol);

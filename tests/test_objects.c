@@ -292,6 +292,105 @@ check_damaged_slab(const char *core, const char *why)
 	memstat_kvm_close(kvm);
 }
 
+/* What memstat_kvm_objects_each() handed over, to hold to the list's. */
+struct handed {
+	struct memstat_objects *ol;	/* the list's, a second query's */
+	size_t		 n, stop_at;	/* stop_at: fn fails there */
+	bool		 tasks_before;
+};
+
+static int
+hand_one(const struct memstat_objects *ol, void *arg)
+{
+	struct handed *h = arg;
+	const struct memstat_objects *l = h->ol;
+	size_t i = h->n++, fa, fb;
+	const uint64_t *a, *b;
+
+	if (i == h->stop_at)
+		return (-1);
+	assert_int_equal(memstat_objects_count(ol), 1);
+	assert_true(i < memstat_objects_count(l));
+	/* Its cache, and those before, are listed. */
+	assert_true(memstat_object_cache(ol, 0) < memstat_objects_caches(ol));
+	assert_string_equal(memstat_objects_cache_name(ol,
+	    memstat_object_cache(ol, 0)), memstat_objects_cache_name(l,
+	    memstat_object_cache(l, i)));
+	assert_int_equal(memstat_object_address(ol, 0),
+	    memstat_object_address(l, i));
+	assert_int_equal(memstat_object_pid(ol, 0), memstat_object_pid(l, i));
+	assert_int_equal(memstat_object_cpu(ol, 0), memstat_object_cpu(l, i));
+	assert_int_equal(memstat_object_age_ns(ol, 0),
+	    memstat_object_age_ns(l, i));
+	assert_int_equal(memstat_object_callsite(ol, 0),
+	    memstat_object_callsite(l, i));
+	assert_int_equal(memstat_object_damage(ol, 0),
+	    memstat_object_damage(l, i));
+	a = memstat_object_stack(ol, 0, &fa);
+	b = memstat_object_stack(l, i, &fb);
+	assert_int_equal(fa, fb);
+	assert_true(fa == 0 || memcmp(a, b, fa * sizeof(*a)) == 0);
+	/* One past it is none. */
+	assert_int_equal(memstat_object_address(ol, 1), 0);
+	h->tasks_before |= memstat_objects_tasks(ol) != MEMSTAT_TASKS_NONE;
+	return (0);
+}
+
+/*
+ * The walk that keeps no object hands over the list's objects, in its
+ * order, with the same owners; a cache's damage is the same; fn failing
+ * stops it with MEMSTAT_ERROR_NOMEMORY and leaves ol empty.
+ */
+static void
+check_each(const char *core)
+{
+	struct memstat_objects *each;
+	struct handed h = { .stop_at = SIZE_MAX };
+	void *kvm;
+
+	h.ol = objects_of(core, NULL, &kvm);
+	assert_true(memstat_objects_count(h.ol) > 20);
+	assert_non_null(each = memstat_objects_alloc());
+	assert_int_equal(memstat_kvm_objects_each(each, kvm, NULL, 0,
+	    hand_one, &h), 0);
+	assert_int_equal(h.n, memstat_objects_count(h.ol));
+	assert_int_equal(memstat_objects_count(each), 0);
+	assert_false(h.tasks_before);
+	assert_int_equal(memstat_objects_tasks(each),
+	    memstat_objects_tasks(h.ol));
+	assert_int_equal(memstat_objects_hz(each), memstat_objects_hz(h.ol));
+	assert_int_equal(memstat_objects_caches(each),
+	    memstat_objects_caches(h.ol));
+	for (size_t c = 0; c < memstat_objects_caches(each); c++) {
+		const char *x = memstat_objects_cache_damage(each, c);
+		const char *y = memstat_objects_cache_damage(h.ol, c);
+
+		assert_int_equal(x == NULL, y == NULL);
+		if (x != NULL)
+			assert_string_equal(x, y);
+	}
+	h.n = 0;
+	h.stop_at = 7;
+	assert_int_equal(memstat_kvm_objects_each(each, kvm, NULL, 0,
+	    hand_one, &h), -1);
+	assert_int_equal(h.n, 8);
+	assert_int_equal(memstat_objects_geterror(each),
+	    MEMSTAT_ERROR_NOMEMORY);
+	assert_int_equal(memstat_objects_caches(each), 0);
+	memstat_objects_free(each);
+	memstat_objects_free(h.ol);
+	memstat_kvm_close(kvm);
+}
+
+static void
+test_each(void **state)
+{
+	(void)state;
+	check_each(OWN61 "vmcore.elf");
+	check_each(OWN510 "vmcore.elf");
+	check_each(BAD "owners-loop");
+}
+
 static void
 test_freelist_loops(void **state)
 {
@@ -403,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_inline_stacks),
 		cmocka_unit_test(test_no_owners),
 		cmocka_unit_test(test_clock_why),
+		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_freelist_loops),
 		cmocka_unit_test(test_freelist_leaves),
 		cmocka_unit_test(test_bad_pid),

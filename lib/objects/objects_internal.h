@@ -60,6 +60,10 @@ struct memstat_objects {
 	size_t		 ntasks, atasks;
 	int		 tasks_read;
 	char		*tasks_why;	/* MEMSTAT_TASKS_NONE: why, or NULL */
+	/* memstat_kvm_objects_each(): objects go to each, one at a time. */
+	int		(*each)(const struct memstat_objects *ol, void *arg);
+	void		*each_arg;
+	struct objects_object current;	/* each's object, as index 0 */
 };
 
 /* Empty ol, for a new query. */
@@ -70,7 +74,7 @@ int	_memstat_objects_cache_add(struct memstat_objects *ol,
 /* The cache's damage, a copy of why: 0, or -1 (memory). */
 int	_memstat_objects_cache_damage(struct memstat_objects *ol,
 	    size_t cache, const char *why);
-/* A new object (copied): 0, or -1 (memory). */
+/* A new object (copied, or handed to ol's each): 0, or -1 (memory). */
 int	_memstat_objects_add(struct memstat_objects *ol,
 	    const struct objects_object *o);
 /* The stack of frames[0..n), kept once: its index, or -1 (memory). */

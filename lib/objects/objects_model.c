@@ -129,6 +129,15 @@ int
 _memstat_objects_add(struct memstat_objects *ol,
     const struct objects_object *o)
 {
+	int rc;
+
+	if (ol->each != NULL) {
+		ol->current = *o;
+		ol->nobjects = 1;
+		rc = ol->each(ol, ol->each_arg);
+		ol->nobjects = 0;
+		return (rc != 0 ? -1 : 0);
+	}
 	if (_memstat_huge_array_grow((void **)&ol->objects, ol->nobjects,
 	    &ol->aobjects, sizeof(*ol->objects)) != 0)
 		return (-1);
@@ -276,7 +285,9 @@ object(const struct memstat_objects *ol, size_t i)
 	static const struct objects_object none = { .stack =
 	    OBJECTS_NO_STACK, .age_ns = UINT64_MAX };
 
-	return (i < ol->nobjects ? &ol->objects[i] : &none);
+	if (i >= ol->nobjects)
+		return (&none);
+	return (ol->each != NULL ? &ol->current : &ol->objects[i]);
 }
 
 size_t

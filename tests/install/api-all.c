@@ -101,6 +101,13 @@ count_symbol(const char *name, uint64_t addr, void *arg)
 	*(size_t *)arg += name[0] != '\0' && addr != 0;
 }
 
+static int
+count_object(const struct memstat_objects *ol, void *arg)
+{
+	*(size_t *)arg += memstat_objects_count(ol);
+	return (0);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -112,7 +119,7 @@ main(int argc, char *argv[])
 	void *buf, *kvm;
 	struct memstat_objects *ol;
 	uint64_t osum;
-	size_t nsyms = 0;
+	size_t nsyms = 0, kept, handed = 0;
 	size_t len, i;
 	int64_t fsum = 0;
 
@@ -279,10 +286,16 @@ main(int argc, char *argv[])
 		    (memstat_objects_stack(ol, memstat_object_stack_id(ol, i),
 		    &n) != NULL);
 	}
+	/* The walk that keeps none hands over as many. */
+	kept = memstat_objects_count(ol);
+	if (memstat_kvm_objects_each(ol, kvm, NULL, 0, count_object,
+	    &handed) != 0 || handed != kept)
+		return (fprintf(stderr, "%s: %zu objects handed, %zu kept\n",
+		    argv[3], handed, kept), 1);
 	if (memstat_kvm_symbols(kvm, count_symbol, &nsyms) != 0)
 		return (fprintf(stderr, "%s\n", memstat_kvm_geterr(kvm)), 1);
 	printf("objects: %zu caches, %zu objects, %zu symbols, sum %llu\n",
-	    memstat_objects_caches(ol), memstat_objects_count(ol), nsyms,
+	    memstat_objects_caches(ol), kept, nsyms,
 	    (unsigned long long)osum);
 	memstat_objects_free(ol);
 	memstat_kvm_close(kvm);

@@ -550,13 +550,17 @@ out:
 	return (rc);
 }
 
-int
-memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
-    const char *const *caches, size_t ncaches)
+/* Either query: objects kept in ol (fn NULL), or handed to fn. */
+static int
+objects_query(struct memstat_objects *ol, struct memstat_kvm *kvm,
+    const char *const *caches, size_t ncaches,
+    int (*fn)(const struct memstat_objects *, void *), void *arg)
 {
-	struct memstat_kvm *kvm = kvm_handle;
+	int rc = -1;
 
 	_memstat_objects_clear(ol);
+	ol->each = fn;
+	ol->each_arg = arg;
 	_memstat_kvm_arch_look(kvm);
 	if (objects_walk(kvm, ol, caches, ncaches) == 0) {
 		for (size_t c = 0; c < ol->ncaches; c++)
@@ -564,9 +568,27 @@ memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
 				_memstat_kvm_tasks(kvm, ol);
 				break;
 			}
-		return (0);
+		rc = 0;
+	} else {
+		_memstat_objects_clear(ol);
+		_memstat_err_set(&ol->err, kvm->err.code, "%s", kvm->err.msg);
 	}
-	_memstat_objects_clear(ol);
-	return (_memstat_err_set(&ol->err, kvm->err.code, "%s",
-	    kvm->err.msg));
+	ol->each = NULL;
+	ol->each_arg = NULL;
+	return (rc);
+}
+
+int
+memstat_kvm_objects(struct memstat_objects *ol, void *kvm_handle,
+    const char *const *caches, size_t ncaches)
+{
+	return (objects_query(ol, kvm_handle, caches, ncaches, NULL, NULL));
+}
+
+int
+memstat_kvm_objects_each(struct memstat_objects *ol, void *kvm_handle,
+    const char *const *caches, size_t ncaches,
+    int (*fn)(const struct memstat_objects *ol, void *arg), void *arg)
+{
+	return (objects_query(ol, kvm_handle, caches, ncaches, fn, arg));
 }
