@@ -2,7 +2,7 @@
  * outstanding_set.h: what kmemtrace report --outstanding reads, whatever
  * it came from: the allocations live at the end of a recording
  * (outstanding_recording.c), or allocated in a core image
- * (outstanding_dump.c), with what names their caches, stacks and tasks.
+ * (report_dump.c), with what names their caches, stacks and tasks.
  */
 #ifndef OUTSTANDING_SET_H
 #define OUTSTANDING_SET_H
@@ -25,6 +25,16 @@ struct outstanding_set {
 	size_t		 nlive;
 	void		(*live_at)(const struct outstanding_set *set, size_t i,
 			    struct kmem_live *out);
+	/*
+	 * Or NULL: the allocations handed to fn one by one as the producer
+	 * reads them, kept nowhere (a dump's walk); fn returns 0, or -1
+	 * (memory), which ends each() with -1.  caches may grow meanwhile,
+	 * up to each allocation's own.
+	 */
+	int		(*each)(void *each_arg,
+			    int (*fn)(const struct kmem_live *l, void *arg),
+			    void *arg);
+	void		*each_arg;	/* its own */
 	uint64_t	 end;		/* an age is end - ts */
 	struct tep_handle *tep;		/* the kernel's symbols */
 	const struct kmem_row *caches;	/* name, realloc_live */

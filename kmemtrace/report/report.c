@@ -408,6 +408,7 @@ outstanding_report(const char *path, enum tool_style style,
     struct outstanding_options *o, int *pids, size_t npids)
 {
 	struct json_object *body;
+	struct outstanding_model *model;
 	struct outstanding_set set;
 	struct kmem_stats st;
 	struct kt_source src;
@@ -451,22 +452,25 @@ outstanding_report(const char *path, enum tool_style style,
 
 	if (outstanding_from_recording(&set, &st, o->pages) != 0)
 		errx(1, "out of memory");
+	if ((model = outstanding_model_build(&set, o)) == NULL)
+		errx(1, "out of memory");
 	tool_out_init(&out, style);
 	if (o->folded)
-		rc = report_outstanding_folded(out.text, &set, o);
+		rc = report_outstanding_folded(out.text, model);
 	else if (style != STYLE_TEXT) {
 		body = tool_json_set(out.json, "kmemtrace",
 		    tool_json_new(json_type_object));
 		tool_json_set(body, "source", source_json(&src, &st));
 		tool_json_set(body, "lost", recording_loss_json(&src));
-		rc = report_outstanding_json(body, &set, o);
+		rc = report_outstanding_json(body, model);
 	} else {
 		header_text(out.text, &src, &st);
-		rc = report_outstanding_text(out.text, &set, o);
+		rc = report_outstanding_text(out.text, model);
 	}
 	if (rc != 0)
 		errx(1, "out of memory");
 	tool_out_finish(&out);
+	outstanding_model_free(model);
 	outstanding_set_free(&set);
 	kmem_stats_free(&st);
 	kt_source_close(&src);
