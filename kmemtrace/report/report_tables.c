@@ -121,56 +121,117 @@ cmp_u64(uint64_t a, uint64_t b)
 	return (a < b ? -1 : a > b);
 }
 
-/* The sort: the keys in turn, numbers largest first, names A to Z. */
+/*
+ * The sort: the keys in turn, numbers largest first, names A to Z.  The
+ * keys are read once, not at each of a table's million comparisons.
+ */
+enum sort_key {
+	KEY_ORDER, KEY_MIGTYPE, KEY_GFP, KEY_HIT, KEY_CALLSITE, KEY_PTR,
+	KEY_NAME, KEY_BYTES, KEY_PINGPONG, KEY_FRAG,
+};
 
-static int
-cmp_key(const struct row *a, const struct row *b, const char *k, size_t len)
+static const char *const key_names[] = { "order", "migtype", "gfp",
+    "hit", "callsite", "ptr", "name", "bytes", "pingpong", "frag" };
+
+struct sort {
+	enum report_table t;
+	enum sort_key	 k[KEY_FRAG + 1];
+	size_t		 n;
+};
+
+/* keys, checked by report_sort_check(): each once (again adds nothing). */
+static void
+sort_of(struct sort *s, enum report_table t, const char *keys)
 {
-#define IS(s)	(strlen(s) == len && strncmp(k, s, len) == 0)
-	if (a->page != NULL) {
-		if (IS("order"))
-			return (cmp_u64(a->page->order, b->page->order));
-		if (IS("migtype"))
-			return (a->page->migratetype - b->page->migratetype);
-		if (IS("gfp"))
-			return (cmp_u64(a->page->gfp_flags,
-			    b->page->gfp_flags));
-		if (IS("hit"))
-			return (-cmp_u64(a->page->hits, b->page->hits));
-		if (IS("callsite"))
-			return (strcmp(a->name, b->name));
-		return (-cmp_u64(a->page->pages, b->page->pages));
+	bool seen[KEY_FRAG + 1] = { false };
+
+	s->t = t;
+	s->n = 0;
+	for (const char *k = keys; ; k++) {
+		size_t len = strcspn(k, ",");
+
+		for (size_t i = 0; i <= KEY_FRAG; i++)
+			if (!seen[i] && strlen(key_names[i]) == len &&
+			    strncmp(key_names[i], k, len) == 0) {
+				seen[i] = true;
+				s->k[s->n++] = (enum sort_key)i;
+			}
+		k += len;
+		if (*k == '\0')
+			break;
 	}
-	if (IS("callsite") || IS("ptr"))
-		return (cmp_u64(a->slab->key, b->slab->key));
-	if (IS("name"))
-		return (strcmp(a->name, b->name));
-	if (IS("bytes"))
-		return (-cmp_u64(a->slab->bytes_alloc, b->slab->bytes_alloc));
-	if (IS("hit"))
-		return (-cmp_u64(a->slab->hits, b->slab->hits));
-	if (IS("pingpong"))
-		return (-cmp_u64(a->slab->pingpong, b->slab->pingpong));
-	return (a->frag < b->frag ? 1 : a->frag > b->frag ? -1 : 0);
-#undef IS
+}
+
+/*
+ * The order of two pointers' names ("%#" PRIx64: "0", "0x1f", ...) as
+ * strcmp(3) gives it, without the names: their hex digits compared from
+ * the first, the shorter first where one begins the other.
+ */
+static int
+cmp_hex_names(uint64_t a, uint64_t b)
+{
+	int da, db;
+
+	if (a == b)
+		return (0);
+	if (a == 0 || b == 0)
+		return (a == 0 ? -1 : 1);
+	/* Hex digits: a kernel pointer's 16, then the plain order. */
+	da = (67 - __builtin_clzll(a)) / 4;
+	db = (67 - __builtin_clzll(b)) / 4;
+	a <<= 4 * (16 - da);
+	b <<= 4 * (16 - db);
+	if (a != b)
+		return (cmp_u64(a, b));
+	return (da < db ? -1 : 1);
 }
 
 static int
-cmp_rows(const void *pa, const void *pb, void *keys)
+cmp_key(const struct row *a, const struct row *b, enum sort_key k)
+{
+	if (a->page != NULL)
+		switch (k) {
+		case KEY_ORDER:
+			return (cmp_u64(a->page->order, b->page->order));
+		case KEY_MIGTYPE:
+			return (a->page->migratetype - b->page->migratetype);
+		case KEY_GFP:
+			return (cmp_u64(a->page->gfp_flags,
+			    b->page->gfp_flags));
+		case KEY_HIT:
+			return (-cmp_u64(a->page->hits, b->page->hits));
+		case KEY_CALLSITE:
+			return (strcmp(a->name, b->name));
+		default:
+			return (-cmp_u64(a->page->pages, b->page->pages));
+		}
+	switch (k) {
+	case KEY_CALLSITE:
+	case KEY_PTR:
+		return (cmp_u64(a->slab->key, b->slab->key));
+	case KEY_NAME:
+		return (strcmp(a->name, b->name));
+	case KEY_BYTES:
+		return (-cmp_u64(a->slab->bytes_alloc, b->slab->bytes_alloc));
+	case KEY_HIT:
+		return (-cmp_u64(a->slab->hits, b->slab->hits));
+	case KEY_PINGPONG:
+		return (-cmp_u64(a->slab->pingpong, b->slab->pingpong));
+	default:
+		return (a->frag < b->frag ? 1 : a->frag > b->frag ? -1 : 0);
+	}
+}
+
+static int
+cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct row *a = pa, *b = pb;
-	const char *k = keys;
+	const struct sort *s = arg;
 	int c;
 
-	for (;;) {
-		size_t len = strcspn(k, ",");
-
-		if ((c = cmp_key(a, b, k, len)) != 0)
+	for (size_t i = 0; i < s->n; i++)
+		if ((c = cmp_key(a, b, s->k[i])) != 0)
 			return (c);
-		if (k[len] == '\0')
-			break;
-		k += len + 1;
-	}
 	/* A total order whatever the keys: the output is stable. */
 	if (a->page != NULL) {
 		if ((c = cmp_u64(a->page->order, b->page->order)) != 0 ||
@@ -180,6 +241,9 @@ cmp_rows(const void *pa, const void *pb, void *keys)
 			return (c);
 		return (cmp_u64(a->page->callsite, b->page->callsite));
 	}
+	/* A pointer's name is not made until it is printed. */
+	if (s->t == TABLE_ALLOC)
+		return (cmp_hex_names(a->slab->key, b->slab->key));
 	return (strcmp(a->name, b->name) != 0 ? strcmp(a->name, b->name) :
 	    cmp_u64(a->slab->key, b->slab->key));
 }
@@ -193,6 +257,7 @@ make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
 	    t == TABLE_ALLOC ? st->ptrs : st->caches;
 	size_t count = t == TABLE_CALLER ? st->nsites : t == TABLE_ALLOC ?
 	    st->nptrs : t == TABLE_CACHE ? st->ncaches : st->npages;
+	struct sort sort;
 	struct row *rows;
 
 	if ((rows = calloc(count + 1, sizeof(*rows))) == NULL)
@@ -217,10 +282,7 @@ make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
 		if (t == TABLE_CALLER)
 			report_symbol(st, r->slab->key, r->name,
 			    sizeof(r->name));
-		else if (t == TABLE_ALLOC)
-			snprintf(r->name, sizeof(r->name), "%#" PRIx64,
-			    r->slab->key);
-		else
+		else if (t != TABLE_ALLOC)
 			snprintf(r->name, sizeof(r->name), "%s", r->slab->name);
 	}
 	/* A page row whose every allocation a stack moved to its caller's. */
@@ -232,8 +294,13 @@ make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
 				rows[k++] = rows[i];
 		count = k;
 	}
-	qsort_r(rows, count, sizeof(*rows), cmp_rows, (void *)keys);
+	sort_of(&sort, t, keys);
+	qsort_r(rows, count, sizeof(*rows), cmp_rows, &sort);
 	*n = limit >= 0 && (size_t)limit < count ? (size_t)limit : count;
+	/* The pointers' names: only those printed. */
+	for (size_t i = 0; t == TABLE_ALLOC && i < *n; i++)
+		snprintf(rows[i].name, sizeof(rows[i].name), "%#" PRIx64,
+		    rows[i].slab->key);
 	return (rows);
 }
 
@@ -263,11 +330,77 @@ heading(FILE *f, const char *fmt, ...)
 	rule(f, n);
 }
 
+/*
+ * A table's cells made by hand: a --alloc table has a row for each of
+ * hundreds of thousands of pointers, and fprintf(3)'s parsing of each
+ * row's format was a sixth of the report.
+ */
+struct cells {
+	char	*p, *end;
+};
+
+/* s, len bytes, padded with spaces to width: on the right if left. */
+static void
+cell(struct cells *c, const char *s, size_t len, size_t width, bool left)
+{
+	size_t pad = len < width ? width - len : 0;
+
+	if ((size_t)(c->end - c->p) < len + pad)
+		return;		/* the line is sized for every cell */
+	if (!left)
+		c->p = (char *)memset(c->p, ' ', pad) + pad;
+	c->p = (char *)memcpy(c->p, s, len) + len;
+	if (left)
+		c->p = (char *)memset(c->p, ' ', pad) + pad;
+}
+
+/* v in decimal at the end of buf[24]: where it starts. */
+static const char *
+decimal(char buf[24], uint64_t v, size_t *len)
+{
+	char *p = buf + 24;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	*len = (size_t)(buf + 24 - p);
+	return (p);
+}
+
+/* " | " and v right-aligned in width. */
+static void
+cell_u64(struct cells *c, uint64_t v, size_t width)
+{
+	char buf[24];
+	size_t len;
+	const char *d = decimal(buf, v, &len);
+
+	cell(c, " | ", 3, 0, true);
+	cell(c, d, len, width, false);
+}
+
+/* " | " and "total/per" right-aligned in 20. */
+static void
+cell_per(struct cells *c, uint64_t total, uint64_t hits)
+{
+	char both[48], a[24], b[24];
+	size_t la, lb;
+	const char *da = decimal(a, total, &la);
+	const char *db = decimal(b, hits ? total / hits : 0, &lb);
+
+	memcpy(both, da, la);
+	both[la] = '/';
+	memcpy(both + la + 1, db, lb);
+	cell(c, " | ", 3, 0, true);
+	cell(c, both, la + 1 + lb, 20, false);
+}
+
 static void
 slab_text(FILE *f, const struct row *rows, size_t n, const char *name)
 {
 	int w = (int)strlen(name);
-	char alloc[48], req[48];
+	/* The name (under 160), five numbers, two pairs, frag's %7.3f. */
+	char line[160 + 5 * 24 + 2 * 48 + 64 + 64];
 
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(rows[i].name) > w)
@@ -277,14 +410,17 @@ slab_text(FILE *f, const struct row *rows, size_t n, const char *name)
 	    "Frag");
 	for (size_t i = 0; i < n; i++) {
 		const struct kmem_row *r = rows[i].slab;
+		struct cells c = { line, line + sizeof(line) };
 
-		snprintf(alloc, sizeof(alloc), "%" PRIu64 "/%" PRIu64,
-		    r->bytes_alloc, r->hits ? r->bytes_alloc / r->hits : 0);
-		snprintf(req, sizeof(req), "%" PRIu64 "/%" PRIu64,
-		    r->bytes_req, r->hits ? r->bytes_req / r->hits : 0);
-		fprintf(f, " %-*s | %20s | %20s | %10" PRIu64 " | %10" PRIu64
-		    " | %10" PRIu64 " | %7.3f%%\n", w, rows[i].name, alloc, req,
-		    r->hits, r->frees, r->pingpong, rows[i].frag);
+		cell(&c, " ", 1, 0, true);
+		cell(&c, rows[i].name, strlen(rows[i].name), (size_t)w, true);
+		cell_per(&c, r->bytes_alloc, r->hits);
+		cell_per(&c, r->bytes_req, r->hits);
+		cell_u64(&c, r->hits, 10);
+		cell_u64(&c, r->frees, 10);
+		cell_u64(&c, r->pingpong, 10);
+		fwrite(line, 1, (size_t)(c.p - line), f);
+		fprintf(f, " | %7.3f%%\n", rows[i].frag);
 	}
 }
 
