@@ -24,6 +24,13 @@ tool_out_init(struct tool_out *out, enum tool_style style)
 		out->json = tool_json_new(json_type_object);
 }
 
+void
+tool_out_init_streamed(struct tool_out *out)
+{
+	*out = (struct tool_out){ .style = STYLE_TEXT, .text = stdout,
+	    .streamed = true };
+}
+
 /*
  * An empty array or object as "[]" and "{}", whichever json-c wrote it:
  * Debian 12's writes "[ ]", or "[", a newline and an indent, "]" in
@@ -65,6 +72,12 @@ tool_out_finish(struct tool_out *out)
 {
 	const char *json;
 
+	if (out->streamed) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			err(1, "stdout");
+		*out = (struct tool_out){ 0 };
+		return;
+	}
 	if (out->style == STYLE_TEXT) {
 		if (fclose(out->text) != 0)
 			err(1, "report");
@@ -90,7 +103,9 @@ tool_out_finish(struct tool_out *out)
 void
 tool_out_discard(struct tool_out *out)
 {
-	if (out->style == STYLE_TEXT) {
+	if (out->streamed)
+		;	/* written already */
+	else if (out->style == STYLE_TEXT) {
 		(void)fclose(out->text);
 		free(out->buf);
 	} else

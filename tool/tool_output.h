@@ -21,7 +21,8 @@ enum tool_style {
 
 /*
  * A report under construction.  Text goes to out->text, JSON into
- * out->json; nothing reaches stdout until tool_out_finish().
+ * out->json; nothing reaches stdout until tool_out_finish(), but text
+ * streamed.
  */
 struct tool_out {
 	enum tool_style	 style;
@@ -29,9 +30,16 @@ struct tool_out {
 	char		*buf;
 	size_t		 len;
 	struct json_object *json;	/* the top-level object, JSON only */
+	bool		 streamed;	/* text is stdout */
 };
 
 void	tool_out_init(struct tool_out *out, enum tool_style style);
+/*
+ * Text straight to stdout, for a report whose every fact is gathered
+ * before its first line, so that only writing it can fail: one that
+ * grows with what it reports (every object of a dump) is not held whole.
+ */
+void	tool_out_init_streamed(struct tool_out *out);
 /* Write the report to stdout, or exit 1 if it cannot be written. */
 void	tool_out_finish(struct tool_out *out);
 /* Drop the report unwritten (its numbers were wanted, not its text). */

@@ -454,7 +454,11 @@ outstanding_report(const char *path, enum tool_style style,
 		errx(1, "out of memory");
 	if ((model = outstanding_model_build(&set, o)) == NULL)
 		errx(1, "out of memory");
-	tool_out_init(&out, style);
+	/* By object, text as large as the objects: not held whole. */
+	if (style == STYLE_TEXT && !o->folded && o->by == BY_OBJECT)
+		tool_out_init_streamed(&out);
+	else
+		tool_out_init(&out, style);
 	if (o->folded)
 		rc = report_outstanding_folded(out.text, model);
 	else if (style != STYLE_TEXT) {

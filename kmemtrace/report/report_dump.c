@@ -47,6 +47,7 @@ struct dump {
 	size_t		 npids;
 	size_t		*chosen;	/* by object, -p: the set's objects */
 	const struct outstanding_options *o;
+	enum tool_style	 style;
 };
 
 static const uint64_t *
@@ -242,9 +243,14 @@ dump_each(void *each_arg, int (*fn)(const struct kmem_live *l, void *arg),
 	return (caches_sync(d));
 }
 
-/* Bytes a kept object costs: the library's 40 and the report's 16, and
- * the lists' growth (119 MiB for 1.43 M objects, measured 2026-11-28). */
+/*
+ * Bytes a kept object costs: the library's 40 and the report's 16, and
+ * the lists' growth (119 MiB for 1.43 M objects, measured 2026-11-28);
+ * in JSON, its object in the tree and its text too (2.5 KiB each on the
+ * bookworm owners dump), as JSON is written whole.
+ */
 #define KEPT_OBJECT_BYTES	88
+#define KEPT_JSON_BYTES		2560
 
 /*
  * By object, every object is kept: a line on stderr says how much memory
@@ -256,7 +262,7 @@ kept_objects_said(struct dump *d)
 {
 	const struct outstanding_options *o = d->o;
 	struct memory_type *mtp;
-	uint64_t n = 0;
+	uint64_t n = 0, each;
 
 	caches_counted(d);
 	for (mtp = memstat_mtl_first(d->mtl); mtp != NULL;
@@ -270,11 +276,12 @@ kept_objects_said(struct dump *d)
 		    MEMSTAT_UNKNOWN_ALLOCATED) == 0)
 			n += memstat_get_allocated(mtp);
 	}
-	if (n * KEPT_OBJECT_BYTES >= KEPT_SAID_FROM)
-		fprintf(stderr, "kmemtrace: --by object keeps every object: "
+	each = d->style == STYLE_TEXT ? KEPT_OBJECT_BYTES : KEPT_JSON_BYTES;
+	if (n * each >= KEPT_SAID_FROM)
+		fprintf(stderr, "kmemtrace: --by object keeps every object%s: "
 		    "up to %" PRIu64 " of them, about %" PRIu64 " MiB (--by "
-		    "stack, callsite or pid keep groups)\n", n,
-		    n * KEPT_OBJECT_BYTES >> 20);
+		    "stack, callsite or pid keep groups)\n", d->style ==
+		    STYLE_TEXT ? "" : " and its JSON", n, n * each >> 20);
 }
 
 /* By object: the objects listed, as the set's (-p's of them). */
@@ -514,7 +521,8 @@ report_dump(const char *core, const char *system, enum tool_style style,
 	struct outstanding_set set;
 	struct json_object *body;
 	struct tool_out out;
-	struct dump d = { .o = o, .pids = pids, .npids = npids };
+	struct dump d = { .o = o, .pids = pids, .npids = npids,
+	    .style = style };
 	int rc;
 
 	dump_open(&d, core, system);
@@ -532,7 +540,11 @@ report_dump(const char *core, const char *system, enum tool_style style,
 	 */
 	if (o->by == BY_STACK && d.owners == 0)
 		o->by = BY_CALLSITE;
-	tool_out_init(&out, style);
+	/* By object, text as large as the objects: not held whole. */
+	if (style == STYLE_TEXT && !o->folded && o->by == BY_OBJECT)
+		tool_out_init_streamed(&out);
+	else
+		tool_out_init(&out, style);
 	if (o->folded) {
 		rc = report_outstanding_folded(out.text, model);
 		for (size_t i = 0; i < d.nunowned; i++)
