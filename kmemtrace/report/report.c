@@ -15,6 +15,7 @@
 #include "report.h"
 #include "report_dump.h"
 #include "recording/recording_loss.h"
+#include "outstanding_model.h"
 #include "report_outstanding.h"
 #include "report_tables.h"
 #include "recording/source_open.h"

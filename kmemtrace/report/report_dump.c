@@ -15,6 +15,7 @@
 
 #include "memstat.h"
 #include "recording/kt_symbols.h"
+#include "outstanding_model.h"
 #include "report_dump.h"
 #include "tool_output.h"
 

@@ -36,17 +36,7 @@ struct outstanding_options {
 /* "stack", ...: the --by value's enum; -1 if it is none. */
 int	report_outstanding_by(const char *name);
 
-/*
- * The set read into what the report keeps: its groups (by stack, call
- * site or pid), its allocations sorted (by object), or its bytes by stack
- * (folded); the set's producer hands them over while this runs.  NULL
- * when memory runs out.
- */
 struct outstanding_model;
-struct outstanding_model *outstanding_model_build(
-	    const struct outstanding_set *set,
-	    const struct outstanding_options *o);
-void	outstanding_model_free(struct outstanding_model *r);
 
 /* The report, text or JSON; -1 when out of memory. */
 int	report_outstanding_text(FILE *f, const struct outstanding_model *r);
