@@ -275,7 +275,7 @@ bench-host: all bench/runcmd tests/kmemload
 	@sh bench/bench-host
 
 # Slab owners at a server's size: a guest of 32 CPUs, 4 NUMA nodes and
-# 16 GiB booted with slub_debug=U, holding over 6 million owned objects,
+# 16 GiB booted with slub_debug=U, holding over 9 million owned objects,
 # dumped (it says what it boots and writes first); kmemtrace report
 # --outstanding -M's time and peak RSS by each grouping, each held to the
 # guest's own slabinfo.
