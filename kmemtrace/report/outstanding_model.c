@@ -293,24 +293,41 @@ items_grouped(struct outstanding_model *m)
 
 /* ---- by stack, call site or pid: groups, as they come ---- */
 
+/*
+ * The index of key's entry in an array the map numbers, one entry a key
+ * in the order met: a new entry, zeroed, at the end where key is new
+ * (*made).  0, or -1 when memory runs out (or at 2^32 entries).
+ */
+static int
+entry_of(struct u64map *map, uint64_t key, void *array, size_t *n,
+    size_t *cap, size_t size, uint32_t *index, bool *made)
+{
+	uint32_t *at;
+
+	if ((at = u64map_insert(map, key, made)) == NULL)
+		return (-1);
+	if (*made) {
+		if (*n == UINT32_MAX || room(array, *n, cap, size) != 0)
+			return (-1);
+		memset((char *)*(void **)array + *n * size, 0, size);
+		*at = (uint32_t)(*n)++;
+	}
+	*index = *at;
+	return (0);
+}
+
 /* The number of x in a list kept once each (values, *n of them). */
 static int
 number_of(struct u64map *map, uint64_t **values, size_t *n, size_t *cap,
     uint64_t x, uint32_t *number)
 {
-	uint32_t *at;
 	bool made;
 
-	if ((at = u64map_insert(map, x, &made)) == NULL)
+	if (entry_of(map, x, values, n, cap, sizeof(**values), number,
+	    &made) != 0)
 		return (-1);
-	if (made) {
-		if (*n == UINT32_MAX || room(values, *n, cap,
-		    sizeof(**values)) != 0)
-			return (-1);
-		(*values)[*n] = x;
-		*at = (uint32_t)(*n)++;
-	}
-	*number = *at;
+	if (made)
+		(*values)[*number] = x;
 	return (0);
 }
 
@@ -319,21 +336,16 @@ static int
 tally_count(struct outstanding_model *m, struct u64map *map, uint32_t gi,
     bool pid, uint64_t key, uint64_t key2, uint32_t number)
 {
-	uint32_t *at;
+	uint32_t t;
 	bool made;
 
-	if ((at = u64map_insert(map, (uint64_t)gi << 32 | number, &made)) ==
-	    NULL)
+	if (entry_of(map, (uint64_t)gi << 32 | number, &m->tallies,
+	    &m->ntallies, &m->atallies, sizeof(*m->tallies), &t, &made) != 0)
 		return (-1);
-	if (made) {
-		if (m->ntallies == UINT32_MAX || room(&m->tallies,
-		    m->ntallies, &m->atallies, sizeof(*m->tallies)) != 0)
-			return (-1);
-		m->tallies[m->ntallies] = (struct tally){ .key = key,
-		    .key2 = key2, .group = gi, .pid = pid };
-		*at = (uint32_t)m->ntallies++;
-	}
-	m->tallies[*at].count++;
+	if (made)
+		m->tallies[t] = (struct tally){ .key = key, .key2 = key2,
+		    .group = gi, .pid = pid };
+	m->tallies[t].count++;
 	return (0);
 }
 
@@ -343,7 +355,7 @@ group_add(struct outstanding_model *m, const struct kmem_live *l, size_t i)
 	uint64_t k1 = m->o->by == BY_STACK ? l->stack : m->o->by ==
 	    BY_CALLSITE ? l->call_site : (uint32_t)l->pid;
 	uint32_t k2 = m->o->by == BY_PID ? l->comm : m->o->pages ? l->order :
-	    0, n1, pair, gi, *at;
+	    0, n1, pair, gi;
 	uint64_t cache = m->o->pages ? l->order : l->cache;
 	struct group *g;
 	bool made;
@@ -354,19 +366,13 @@ group_add(struct outstanding_model *m, const struct kmem_live *l, size_t i)
 	if (m->o->by == BY_CALLSITE && number_of(&m->site_of, &m->sites,
 	    &m->nsites, &m->asites, k1, &n1) != 0)
 		return (-1);
-	if ((at = u64map_insert(&m->group_of, (uint64_t)n1 << 32 | k2,
-	    &made)) == NULL)
+	if (entry_of(&m->group_of, (uint64_t)n1 << 32 | k2, &m->groups,
+	    &m->ngroups, &m->agroups, sizeof(*m->groups), &gi, &made) != 0)
 		return (-1);
-	if (made) {
-		if (m->ngroups == UINT32_MAX || room(&m->groups, m->ngroups,
-		    &m->agroups, sizeof(*m->groups)) != 0)
-			return (-1);
-		m->groups[m->ngroups] = (struct group){ .k1 = k1, .k2 = k2,
-		    .oldest = UINT64_MAX };
-		*at = (uint32_t)m->ngroups++;
-	}
-	gi = *at;
 	g = &m->groups[gi];
+	if (made)
+		*g = (struct group){ .k1 = k1, .k2 = k2,
+		    .oldest = UINT64_MAX };
 	g->n++;
 	g->bytes += l->bytes_alloc;
 	g->pages += m->o->pages ? 1ULL << l->order : 0;
@@ -447,22 +453,16 @@ groups_done(struct outstanding_model *m)
 static int
 fold_add(struct outstanding_model *m, const struct kmem_live *l, size_t i)
 {
-	uint32_t leaf = m->o->pages ? l->order : l->cache, *at;
+	uint32_t leaf = m->o->pages ? l->order : l->cache, f;
 	bool made;
 
 	(void)i;
-	if ((at = u64map_insert(&m->fold_of, (uint64_t)l->stack << 32 | leaf,
-	    &made)) == NULL)
+	if (entry_of(&m->fold_of, (uint64_t)l->stack << 32 | leaf, &m->folds,
+	    &m->nfolds, &m->afolds, sizeof(*m->folds), &f, &made) != 0)
 		return (-1);
-	if (made) {
-		if (m->nfolds == UINT32_MAX || room(&m->folds, m->nfolds,
-		    &m->afolds, sizeof(*m->folds)) != 0)
-			return (-1);
-		m->folds[m->nfolds] = (struct fold){ .stack = l->stack,
-		    .leaf = leaf };
-		*at = (uint32_t)m->nfolds++;
-	}
-	m->folds[*at].bytes += l->bytes_alloc;
+	if (made)
+		m->folds[f] = (struct fold){ .stack = l->stack, .leaf = leaf };
+	m->folds[f].bytes += l->bytes_alloc;
 	m->nitems++;
 	return (0);
 }
