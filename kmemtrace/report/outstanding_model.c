@@ -112,23 +112,6 @@ model_walk(struct outstanding_model *m, int (*fn)(struct outstanding_model *m,
 	return (0);
 }
 
-/* Room for one more of an array of size-byte elements: 0, or -1. */
-static int
-room(void *a, size_t n, size_t *cap, size_t size)
-{
-	void **p = a, *bigger;
-	size_t c;
-
-	if (n < *cap)
-		return (0);
-	c = *cap ? *cap * 2 : 64;
-	if ((bigger = reallocarray(*p, c, size)) == NULL)
-		return (-1);
-	*p = bigger;
-	*cap = c;
-	return (0);
-}
-
 /* ---- by object: every allocation kept, sorted ---- */
 
 /* A total order: by cache (order), then time, then the set's order. */
@@ -260,21 +243,30 @@ item_add(struct outstanding_model *m, const struct kmem_live *l, size_t i)
 	return (0);
 }
 
+/* The items from i on of i's cache (order). */
+static size_t
+run_length(const struct outstanding_model *m, size_t i)
+{
+	size_t n = 1;
+
+	while (i + n < m->nitems && m->items[i + n].k2 == m->items[i].k2)
+		n++;
+	return (n);
+}
+
 /* The items sorted, and a group for each cache (order) they hold. */
 static int
 items_grouped(struct outstanding_model *m)
 {
 	sort_items(m->items, m->nitems);
+	for (size_t i = 0; i < m->nitems; i += run_length(m, i))
+		m->agroups++;
+	if ((m->groups = calloc(m->agroups + 1, sizeof(*m->groups))) == NULL)
+		return (-1);
 	for (size_t i = 0, n; i < m->nitems; i += n) {
-		struct group *g;
+		struct group *g = &m->groups[m->ngroups++];
 
-		for (n = 1; i + n < m->nitems &&
-		    m->items[i + n].k2 == m->items[i].k2; n++)
-			;
-		if (room(&m->groups, m->ngroups, &m->agroups,
-		    sizeof(*m->groups)) != 0)
-			return (-1);
-		g = &m->groups[m->ngroups++];
+		n = run_length(m, i);
 		*g = (struct group){ .k2 = m->items[i].k2, .first = i,
 		    .n = n };
 		for (size_t k = i; k < i + n; k++) {
@@ -293,29 +285,6 @@ items_grouped(struct outstanding_model *m)
 
 /* ---- by stack, call site or pid: groups, as they come ---- */
 
-/*
- * The index of key's entry in an array the map numbers, one entry a key
- * in the order met: a new entry, zeroed, at the end where key is new
- * (*made).  0, or -1 when memory runs out (or at 2^32 entries).
- */
-static int
-entry_of(struct u64map *map, uint64_t key, void *array, size_t *n,
-    size_t *cap, size_t size, uint32_t *index, bool *made)
-{
-	uint32_t *at;
-
-	if ((at = u64map_insert(map, key, made)) == NULL)
-		return (-1);
-	if (*made) {
-		if (*n == UINT32_MAX || room(array, *n, cap, size) != 0)
-			return (-1);
-		memset((char *)*(void **)array + *n * size, 0, size);
-		*at = (uint32_t)(*n)++;
-	}
-	*index = *at;
-	return (0);
-}
-
 /* The number of x in a list kept once each (values, *n of them). */
 static int
 number_of(struct u64map *map, uint64_t **values, size_t *n, size_t *cap,
@@ -323,7 +292,7 @@ number_of(struct u64map *map, uint64_t **values, size_t *n, size_t *cap,
 {
 	bool made;
 
-	if (entry_of(map, x, values, n, cap, sizeof(**values), number,
+	if (u64map_entry(map, x, values, n, cap, sizeof(**values), number,
 	    &made) != 0)
 		return (-1);
 	if (made)
@@ -339,7 +308,7 @@ tally_count(struct outstanding_model *m, struct u64map *map, uint32_t gi,
 	uint32_t t;
 	bool made;
 
-	if (entry_of(map, (uint64_t)gi << 32 | number, &m->tallies,
+	if (u64map_entry(map, (uint64_t)gi << 32 | number, &m->tallies,
 	    &m->ntallies, &m->atallies, sizeof(*m->tallies), &t, &made) != 0)
 		return (-1);
 	if (made)
@@ -366,7 +335,7 @@ group_add(struct outstanding_model *m, const struct kmem_live *l, size_t i)
 	if (m->o->by == BY_CALLSITE && number_of(&m->site_of, &m->sites,
 	    &m->nsites, &m->asites, k1, &n1) != 0)
 		return (-1);
-	if (entry_of(&m->group_of, (uint64_t)n1 << 32 | k2, &m->groups,
+	if (u64map_entry(&m->group_of, (uint64_t)n1 << 32 | k2, &m->groups,
 	    &m->ngroups, &m->agroups, sizeof(*m->groups), &gi, &made) != 0)
 		return (-1);
 	g = &m->groups[gi];
@@ -457,8 +426,9 @@ fold_add(struct outstanding_model *m, const struct kmem_live *l, size_t i)
 	bool made;
 
 	(void)i;
-	if (entry_of(&m->fold_of, (uint64_t)l->stack << 32 | leaf, &m->folds,
-	    &m->nfolds, &m->afolds, sizeof(*m->folds), &f, &made) != 0)
+	if (u64map_entry(&m->fold_of, (uint64_t)l->stack << 32 | leaf,
+	    &m->folds, &m->nfolds, &m->afolds, sizeof(*m->folds), &f,
+	    &made) != 0)
 		return (-1);
 	if (made)
 		m->folds[f] = (struct fold){ .stack = l->stack, .leaf = leaf };

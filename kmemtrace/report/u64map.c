@@ -138,3 +138,31 @@ u64map_remove(struct u64map *m, uint64_t key)
 	m->slots[i].used = false;
 	m->count--;
 }
+
+int
+u64map_entry(struct u64map *m, uint64_t key, void *array, size_t *n,
+    size_t *cap, size_t size, uint32_t *index, bool *made)
+{
+	void **a = array, *bigger;
+	uint32_t *at;
+	size_t c;
+
+	if ((at = u64map_insert(m, key, made)) == NULL)
+		return (-1);
+	if (*made) {
+		c = *cap ? *cap * 2 : 64;
+		if (*n >= UINT32_MAX || (*n == *cap &&
+		    (bigger = reallocarray(*a, c, size)) == NULL)) {
+			u64map_remove(m, key);
+			return (-1);
+		}
+		if (*n == *cap) {
+			*a = bigger;
+			*cap = c;
+		}
+		memset((char *)*a + *n * size, 0, size);
+		*at = (uint32_t)(*n)++;
+	}
+	*index = *at;
+	return (0);
+}

@@ -34,5 +34,13 @@ uint32_t *u64map_find(const struct u64map *m, uint64_t key);
  */
 uint32_t *u64map_insert(struct u64map *m, uint64_t key, bool *made);
 void	u64map_remove(struct u64map *m, uint64_t key);
+/*
+ * The map numbering an array, one entry a key in the order met: the
+ * index of key's entry in *array (*n entries, room for *cap), a new one,
+ * zeroed, at the end where key is new (*made).  0, or -1 when memory
+ * runs out (or at 2^32 entries), the map then as it was.
+ */
+int	u64map_entry(struct u64map *m, uint64_t key, void *array, size_t *n,
+	    size_t *cap, size_t size, uint32_t *index, bool *made);
 
 #endif /* !U64MAP_H */
