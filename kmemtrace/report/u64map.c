@@ -143,20 +143,20 @@ int
 u64map_entry(struct u64map *m, uint64_t key, void *array, size_t *n,
     size_t *cap, size_t size, uint32_t *index, bool *made)
 {
-	void **a = array, *bigger;
+	void **a = array;
 	uint32_t *at;
-	size_t c;
 
 	if ((at = u64map_insert(m, key, made)) == NULL)
 		return (-1);
 	if (*made) {
-		c = *cap ? *cap * 2 : 64;
-		if (*n >= UINT32_MAX || (*n == *cap &&
-		    (bigger = reallocarray(*a, c, size)) == NULL)) {
-			u64map_remove(m, key);
-			return (-1);
-		}
+		if (*n >= UINT32_MAX)
+			goto undo;
 		if (*n == *cap) {
+			size_t c = *cap ? *cap * 2 : 64;
+			void *bigger = reallocarray(*a, c, size);
+
+			if (bigger == NULL)
+				goto undo;
 			*a = bigger;
 			*cap = c;
 		}
@@ -165,4 +165,7 @@ u64map_entry(struct u64map *m, uint64_t key, void *array, size_t *n,
 	}
 	*index = *at;
 	return (0);
+undo:
+	u64map_remove(m, key);
+	return (-1);
 }
