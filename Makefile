@@ -113,7 +113,8 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm tests/test_kvm_diskdump tests/test_probe \
 	     tests/test_stream_malloc tests/test_malloc_zones tests/test_frag \
 	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects \
-	     tests/test_kvm_arch tests/test_kvm_bytes tests/test_scratch
+	     tests/test_kvm_arch tests/test_kvm_bytes tests/test_kvm_qemu_notes \
+	     tests/test_scratch
 # Unit tests of the tool layer.
 TOOL_UNIT_TESTS = tests/test_tool_map
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \

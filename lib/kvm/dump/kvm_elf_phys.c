@@ -10,14 +10,20 @@
 
 #include "kvm/dump/kvm_elf_headers.h"
 #include "kvm/dump/kvm_elf_phys.h"
+#include "kvm/dump/kvm_elf_qemu.h"
 #include "kvm/dump/kvm_handle.h"
 
-/* The PT_LOADs of ph[0..n) that hold bytes within the file, kept. */
+/*
+ * The PT_LOADs of ph[0..n) that hold bytes within the file, kept, each
+ * where it lies: moved by the notes' shift if after them.
+ */
 static void
-keep_loads(struct elf_phys *ep, const Elf64_Phdr *ph, size_t n,
+keep_loads(struct elf_phys *ep, Elf64_Phdr *ph, size_t n,
     uint64_t file_size)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (ph[i].p_offset >= ep->notes_claimed_end)
+			ph[i].p_offset += (uint64_t)ep->shift;
 		if (ph[i].p_type != PT_LOAD || ph[i].p_filesz == 0 ||
 		    ph[i].p_paddr + ph[i].p_filesz < ph[i].p_paddr ||
 		    ph[i].p_offset > file_size ||
@@ -26,6 +32,24 @@ keep_loads(struct elf_phys *ep, const Elf64_Phdr *ph, size_t n,
 		ep->segs[ep->nsegs++] = (struct elf_segment){
 		    ph[i].p_paddr, ph[i].p_filesz, ph[i].p_offset };
 	}
+}
+
+/* QEMU writes its notes first: where they and what follows them lie. */
+static void
+find_notes(struct elf_phys *ep, int fd, const Elf64_Phdr *first,
+    uint64_t file_size)
+{
+	struct kvm_dump_file f = { .fd = fd, .flat = NULL };
+
+	ep->notes_claimed_end = UINT64_MAX;
+	if (first->p_type != PT_NOTE || first->p_offset > file_size ||
+	    first->p_filesz > file_size - first->p_offset)
+		return;
+	ep->notes_claimed_end = first->p_offset + first->p_filesz;
+	ep->shift = _memstat_elf_qemu_shift(&f, file_size, first->p_offset,
+	    first->p_filesz);
+	ep->notes_offset = first->p_offset;
+	ep->notes_size = first->p_filesz + (uint64_t)ep->shift;
 }
 
 int
@@ -54,6 +78,8 @@ _memstat_elf_phys_load(struct elf_phys *ep, int fd)
 			return (0);
 		}
 		_memstat_elf_phdrs(ph, batch, _memstat_elf_big(&eh));
+		if (i == 0)
+			find_notes(ep, fd, ph, (uint64_t)st.st_size);
 		keep_loads(ep, ph, batch, (uint64_t)st.st_size);
 	}
 	if (_memstat_elf_segments_sort(ep->segs, ep->nsegs) != NULL)

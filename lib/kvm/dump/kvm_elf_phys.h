@@ -15,6 +15,13 @@ struct elf_phys {
 	struct elf_segment *segs;	/* by physical address */
 	size_t		 nsegs;
 	unsigned	 machine;	/* e_machine */
+	/*
+	 * The notes QEMU writes first, as they lie: shift bytes from
+	 * where the headers say, as is all after notes_claimed_end
+	 * (kvm_elf_qemu.h).  notes_size 0: none first.
+	 */
+	uint64_t	 notes_offset, notes_size, notes_claimed_end;
+	int64_t		 shift;
 };
 
 /*

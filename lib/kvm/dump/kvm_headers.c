@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kvm/dump/kvm_bytes.h"
+#include "kvm/dump/kvm_elf_qemu.h"
 #include "kvm/dump/kvm_file.h"
 
 /* struct disk_dump_header, through nr_cpus, of a 64-bit kernel. */
@@ -162,6 +163,8 @@ check_segments(struct memstat_kvm *kvm, const struct kvm_dump_file *f,
 			return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_KVM,
 			    "ELF notes of more than %u bytes", MAX_NOTES));
 		notes += len;
+		/* QEMU's arm64 notes of another length than it said. */
+		len += (uint64_t)_memstat_elf_qemu_shift(f, size, off, len);
 		if (check_notes(kvm, f, big, off, len, i) != 0)
 			return (-1);
 	}

@@ -430,6 +430,39 @@ header_machine(struct kdump_state *ks)
 	memcpy(ks->machine, m, sizeof(m));
 }
 
+/* The machine an ELF dump's header or a kdump file's names. */
+static void
+dump_machine(struct kdump_state *ks)
+{
+	if (ks->phys.nsegs != 0 &&
+	    _memstat_elf_machine_name(ks->phys.machine) != NULL)
+		snprintf(ks->machine, sizeof(ks->machine), "%s",
+		    _memstat_elf_machine_name(ks->phys.machine));
+	else if (ks->dd != NULL)
+		header_machine(ks);
+}
+
+/*
+ * VMCOREINFO from QEMU's notes where they are not where the headers say
+ * (kvm_elf_qemu.h), which libkdumpfile would read: 0 (found or not), or
+ * -1 when memory runs out.
+ */
+static int
+moved_notes_vmcoreinfo(struct kdump_state *ks, bool big)
+{
+	unsigned char *notes;
+	int rc = 0;
+
+	if ((notes = malloc(ks->phys.notes_size)) == NULL)
+		return (-1);
+	if (_memstat_dump_pread_all(&ks->file, notes, ks->phys.notes_size,
+	    ks->phys.notes_offset) == 0)
+		rc = _memstat_vmcoreinfo_in_notes(notes, ks->phys.notes_size,
+		    big, &ks->vmcoreinfo);
+	free(notes);
+	return (rc);
+}
+
 /*
  * The dump's headers checked and its pages indexed, read in place where
  * it is a flattened kdump file this reads (its VMCOREINFO found here),
@@ -459,10 +492,14 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	    &ks->vmcoreinfo) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
+	if (ks->phys.shift != 0 &&
+	    moved_notes_vmcoreinfo(ks, kvm->arch.big_endian) != 0)
+		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
+		    strerror(ENOMEM)));
 	if (ks->vmcoreinfo != NULL &&
 	    _memstat_vmcoreinfo_value(ks->vmcoreinfo, "OSRELEASE",
 	    &(size_t){ 0 }) != NULL) {
-		header_machine(ks);
+		dump_machine(ks);
 		return (0);
 	}
 	free(ks->vmcoreinfo);
@@ -487,12 +524,7 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 		return (-1);
 	ks->ctx_failed = true;
 	ks->ctx_err = kvm->err;
-	if (ks->phys.nsegs != 0 &&
-	    _memstat_elf_machine_name(ks->phys.machine) != NULL)
-		snprintf(ks->machine, sizeof(ks->machine), "%s",
-		    _memstat_elf_machine_name(ks->phys.machine));
-	else if (ks->dd != NULL)
-		header_machine(ks);
+	dump_machine(ks);
 	ks->in_ram = true;
 	return (0);
 }

@@ -1,0 +1,205 @@
+/*
+ * test_kvm_qemu_notes.c: QEMU ELF dumps whose notes are not the length
+ * their headers say (kvm_elf_qemu.h), made here from the arm64 fixture
+ * as QEMU 7.2 writes one: its headers reserve the first CPU's notes for
+ * every CPU, so where a CPU's SVE note is shorter (a 16-byte vector
+ * length against the first's 64: 1632 bytes less) the notes are claimed
+ * longer than they are, and where it is longer, shorter; every offset
+ * after them is claimed that much off, and the section names, written
+ * last, end the file.  Each such dump reads as the fixture does; one
+ * whose names do not prove the shift is refused, never misread.
+ */
+#include <sys/stat.h>
+
+#include <elf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+#include "scratch.h"
+
+#define ARM64	"fixtures/vmcore/bookworm-6.1-arm64/vmcore.elf"
+/* What a 16-byte vector length's SVE note is short of a 64-byte one's. */
+#define SVE_16_64	(0x8b0 - 0x250)
+
+static const char names_ok[] = "\0.shstrtab";	/* 11 bytes with its NUL */
+static const char names_bad[] = "\0.shstrtaX";
+
+static unsigned char *
+slurp(const char *path, size_t *size)
+{
+	struct stat st;
+	unsigned char *b;
+	FILE *f;
+
+	assert_non_null(f = fopen(path, "rb"));
+	assert_int_equal(fstat(fileno(f), &st), 0);
+	*size = (size_t)st.st_size;
+	assert_non_null(b = malloc(*size + 2 * sizeof(Elf64_Shdr) +
+	    sizeof(names_ok)));
+	assert_int_equal(fread(b, 1, *size, f), *size);
+	fclose(f);
+	return (b);
+}
+
+/*
+ * The fixture as QEMU writes a dump whose notes are `more` bytes longer
+ * in its headers than in the file (less, where negative), the section
+ * names (NAMES, 11 bytes) last: into a scratch file, its path in path.
+ */
+static void
+qemu_variant(char *path, size_t pathlen, long more, const char *names)
+{
+	size_t size, at;
+	unsigned char *b = slurp(ARM64, &size);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(b + eh->e_phoff);
+	Elf64_Shdr sh[2];
+	uint64_t notes_end;
+	int fd;
+
+	/* A little-endian core whose notes QEMU writes first. */
+	assert_int_equal(eh->e_ident[EI_DATA], ELFDATA2LSB);
+	assert_int_equal(ph[0].p_type, PT_NOTE);
+	notes_end = ph[0].p_offset + ph[0].p_filesz;
+	ph[0].p_filesz += (uint64_t)more;
+	for (size_t i = 1; i < eh->e_phnum; i++) {
+		assert_true(ph[i].p_offset >= notes_end);
+		ph[i].p_offset += (uint64_t)more;
+	}
+	memset(sh, 0, sizeof(sh));
+	sh[1].sh_name = 1;
+	sh[1].sh_type = SHT_STRTAB;
+	sh[1].sh_offset = size + sizeof(sh) + (uint64_t)more;
+	sh[1].sh_size = sizeof(names_ok);
+	eh->e_shoff = size;
+	eh->e_shentsize = sizeof(sh[0]);
+	eh->e_shnum = 2;
+	eh->e_shstrndx = 1;
+	at = size;
+	memcpy(b + at, sh, sizeof(sh));
+	memcpy(b + at + sizeof(sh), names, sizeof(names_ok));
+	assert_true((fd = scratch_file(path, pathlen, "qemu-notes")) >= 0);
+	assert_int_equal(write(fd, b, at + sizeof(sh) + sizeof(names_ok)),
+	    (ssize_t)(at + sizeof(sh) + sizeof(names_ok)));
+	close(fd);
+	free(b);
+}
+
+static struct memory_type_list *
+zones(const char *dump)
+{
+	char errbuf[MEMSTAT_KVM_ERRLEN];
+	struct memory_type_list *list;
+	void *kvm;
+
+	if ((kvm = memstat_kvm_open(dump, NULL, errbuf)) == NULL)
+		return (NULL);
+	list = memstat_mtl_alloc();
+	if (memstat_kvm_uma(list, kvm) != 0) {
+		memstat_mtl_free(list);
+		list = NULL;
+	}
+	memstat_kvm_close(kvm);
+	return (list);
+}
+
+/* Every cache as the fixture reads, count for count. */
+static void
+assert_reads_as_fixture(const char *dump)
+{
+	struct memory_type_list *want = zones(ARM64), *got = zones(dump);
+	struct memory_type *w, *g;
+	size_t n = 0;
+
+	assert_non_null(want);
+	assert_non_null(got);
+	for (w = memstat_mtl_first(want), g = memstat_mtl_first(got);
+	    w != NULL; w = memstat_mtl_next(w), g = memstat_mtl_next(g)) {
+		assert_non_null(g);
+		assert_string_equal(memstat_get_name(g), memstat_get_name(w));
+		assert_int_equal(memstat_get_count(g), memstat_get_count(w));
+		assert_int_equal(memstat_get_free(g), memstat_get_free(w));
+		assert_int_equal(memstat_get_size(g), memstat_get_size(w));
+		assert_int_equal(memstat_get_slabs(g), memstat_get_slabs(w));
+		n++;
+	}
+	assert_null(g);
+	assert_true(n > 100);
+	memstat_mtl_free(want);
+	memstat_mtl_free(got);
+}
+
+/* The first CPU's vector length the longest: notes claimed longer. */
+static void
+test_claimed_longer(void **state)
+{
+	char path[256];
+
+	(void)state;
+	qemu_variant(path, sizeof(path), SVE_16_64, names_ok);
+	assert_reads_as_fixture(path);
+	unlink(path);
+}
+
+/* The first CPU's the shortest: notes claimed shorter, cut mid-note. */
+static void
+test_claimed_shorter(void **state)
+{
+	char path[256];
+
+	(void)state;
+	qemu_variant(path, sizeof(path), -SVE_16_64, names_ok);
+	assert_reads_as_fixture(path);
+	unlink(path);
+}
+
+/* Claimed as they are, with QEMU's names last: read as ever. */
+static void
+test_not_moved(void **state)
+{
+	char path[256];
+
+	(void)state;
+	qemu_variant(path, sizeof(path), 0, names_ok);
+	assert_reads_as_fixture(path);
+	unlink(path);
+}
+
+/*
+ * Moved, but nothing proves by how much: the file's last bytes are not
+ * QEMU's names.  The headers are believed, so the notes run into what
+ * follows them: refused in one line, never read from the wrong place.
+ */
+static void
+test_unproven(void **state)
+{
+	char path[256], errbuf[MEMSTAT_KVM_ERRLEN];
+	long more[] = { SVE_16_64, -SVE_16_64 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+		qemu_variant(path, sizeof(path), more[i], names_bad);
+		errbuf[0] = '\0';
+		assert_null(memstat_kvm_open(path, NULL, errbuf));
+		assert_non_null(strstr(errbuf, "ELF note"));
+		assert_null(strchr(errbuf, '\n'));
+		unlink(path);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_claimed_longer),
+		cmocka_unit_test(test_claimed_shorter),
+		cmocka_unit_test(test_not_moved),
+		cmocka_unit_test(test_unproven),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
