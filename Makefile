@@ -137,7 +137,7 @@ include fuzz/fuzz.mk
 
 # The architectures whose running kernel kcore-check-ARCH reads.
 KCORE_ARCHES = arm64 s390x riscv64 ppc64el
-.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host bench-owners bench-arch soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 kdump-matrix-ppc64el-own kdump-matrix-riscv64 arm64-matrix s390x-matrix riscv64-matrix ppc64el-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 $(KCORE_ARCHES:%=kcore-check-%) kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
+.PHONY: FORCE all deps run check check-build check-run bench bench-dump bench-host bench-owners scale-matrix bench-arch soak kcore-check kernel-matrix kdump-matrix kdump-matrix-own kdump-matrix-arm64 kdump-matrix-ppc64el-own kdump-matrix-riscv64 arm64-matrix s390x-matrix riscv64-matrix ppc64el-matrix minbase-check minbase-check-arm64 minbase-check-s390x minbase-check-ppc64el minbase-check-riscv64 $(KCORE_ARCHES:%=kcore-check-%) kcore-check-owners fixtures fixtures-expect deb deb-check install clean \
 	fuzz fuzz-deps fuzz-clean
 
 all: $(LIB) $(TOOLS)
@@ -283,6 +283,16 @@ bench-host: all bench/runcmd tests/kmemload
 bench-owners: all bench/runcmd tests/kmemload
 	@./scripts/ensure-deps makedumpfile jq
 	@sh bench/bench-owners
+
+# Every report at the size of users' servers: guests of 32 CPUs, 4 NUMA
+# nodes and 16 GiB holding millions of slab objects (x86-64 and arm64,
+# 6.12 and 7.2), and x86-64 guests of 1 to 16 GiB and 2 to 32 CPUs, each
+# dumped (it says what it boots and writes first); each report held to
+# the guest's own files, its time and peak RSS, and how they grow
+# (bench/out/scale-matrix.md, doc/benchmarks.md).  Takes hours.
+scale-matrix: all bench/runcmd tests/kmemload
+	@./scripts/ensure-deps makedumpfile jq
+	@sh bench/scale-matrix
 
 # vmstat-z on a 1 GiB QEMU dump of sid's kernel of each architecture
 # Debian releases, in one run, beside x86-64's (doc/kernels.md's table).
