@@ -7,7 +7,10 @@
  * longer than they are, and where it is longer, shorter; every offset
  * after them is claimed that much off, and the section names, written
  * last, end the file.  Each such dump reads as the fixture does; one
- * whose names do not prove the shift is refused, never misread.
+ * whose names do not prove the shift is refused, never misread.  Its
+ * kdump-compressed dumps place VMCOREINFO by the same reckoning, where
+ * the notes would have ended: there the header's VMCOREINFO is not one,
+ * and the note is found among the notes.
  */
 #include <sys/stat.h>
 
@@ -22,6 +25,12 @@
 #include "scratch.h"
 
 #define ARM64	"fixtures/vmcore/bookworm-6.1-arm64/vmcore.elf"
+#define ARM64_FLAT	"fixtures/vmcore/bookworm-6.1-arm64/vmcore.flat"
+/* The kdump sub-header's offset_vmcoreinfo and offset_note. */
+#define SUB_HEADER	65536
+#define SUB_INFO_OFF	32
+/* Bytes of the reassembled file no record writes (between two). */
+#define HOLE		100000
 /* What a 16-byte vector length's SVE note is short of a 64-byte one's. */
 #define SVE_16_64	(0x8b0 - 0x250)
 
@@ -191,6 +200,76 @@ test_unproven(void **state)
 	}
 }
 
+/* A 64-bit big-endian number, as makedumpfile's stream writes them. */
+static uint64_t
+be64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return (v);
+}
+
+/*
+ * The kdump-compressed file of the arm64 fixture's flattened stream
+ * (makedumpfile -R's way: each record's bytes at its offset), into a
+ * scratch file: its descriptor, its path in path.
+ */
+static int
+reassembled(char *path, size_t pathlen)
+{
+	size_t size, at = 4096;
+	unsigned char *b = slurp(ARM64_FLAT, &size);
+	uint64_t off, len;
+	int fd;
+
+	assert_int_equal(memcmp(b, "makedumpfile", 12), 0);
+	assert_true((fd = scratch_file(path, pathlen, "qemu-kdump")) >= 0);
+	while (size - at >= 16) {
+		off = be64(b + at);
+		len = be64(b + at + 8);
+		if (off == UINT64_MAX)		/* the end mark */
+			break;
+		assert_true(len <= size - at - 16);
+		assert_int_equal(pwrite(fd, b + at + 16, len, (off_t)off),
+		    (ssize_t)len);
+		at += 16 + len;
+	}
+	free(b);
+	return (fd);
+}
+
+/*
+ * The kdump-compressed dump whose header places VMCOREINFO in zeros, as
+ * QEMU's of a guest whose CPUs' SVE notes differ: read as the fixture
+ * is.  libkdumpfile, given it, finds no VMCOREINFO, takes the dump's
+ * block size (64 KiB) for the kernel's page size, and cannot read a
+ * page table of it.
+ */
+static void
+test_kdump_vmcoreinfo_misplaced(void **state)
+{
+	char path[256];
+	unsigned char at[8], info[8], zeros[4096];
+	int fd;
+
+	(void)state;
+	fd = reassembled(path, sizeof(path));
+	assert_int_equal(pread(fd, info, 8, SUB_HEADER + SUB_INFO_OFF), 8);
+	/* Zeros: a hole no record of the stream wrote. */
+	assert_int_equal(pread(fd, zeros, sizeof(zeros), HOLE), sizeof(zeros));
+	for (size_t i = 0; i < sizeof(zeros); i++)
+		assert_int_equal(zeros[i], 0);
+	for (int i = 0; i < 8; i++)
+		at[i] = (unsigned char)(HOLE >> (8 * i));
+	assert_int_not_equal(memcmp(at, info, 8), 0);
+	assert_int_equal(pwrite(fd, at, 8, SUB_HEADER + SUB_INFO_OFF), 8);
+	close(fd);
+	assert_reads_as_fixture(path);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -199,6 +278,7 @@ main(void)
 		cmocka_unit_test(test_claimed_shorter),
 		cmocka_unit_test(test_not_moved),
 		cmocka_unit_test(test_unproven),
+		cmocka_unit_test(test_kdump_vmcoreinfo_misplaced),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -533,11 +533,21 @@ _memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
 	bool nomem = false;
 
 	*text = NULL;
+	/*
+	 * The header's VMCOREINFO if it is one: QEMU 7.2 puts it where the
+	 * notes would have ended had every CPU's been the first's, and an
+	 * arm64 guest's CPUs' SVE notes differ in length: there it points
+	 * into zeros, and the note itself is among the notes.
+	 */
 	if ((p = read_new(dd, f, dd->info_off, dd->info_len, &nomem)) !=
 	    NULL) {
 		p[dd->info_len] = '\0';
-		*text = (char *)p;
-		return (0);
+		if (_memstat_vmcoreinfo_value((char *)p, "OSRELEASE",
+		    &(size_t){ 0 }) != NULL) {
+			*text = (char *)p;
+			return (0);
+		}
+		free(p);
 	}
 	if ((p = read_new(dd, f, dd->notes_off, dd->notes_len, &nomem)) !=
 	    NULL && _memstat_vmcoreinfo_in_notes(p, (size_t)dd->notes_len,
