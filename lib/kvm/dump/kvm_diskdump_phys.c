@@ -527,12 +527,13 @@ read_new(const struct diskdump_phys *dd, const struct kvm_dump_file *f,
 
 int
 _memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
-    const struct kvm_dump_file *f, char **text)
+    const struct kvm_dump_file *f, char **text, bool *in_notes)
 {
 	unsigned char *p;
 	bool nomem = false;
 
 	*text = NULL;
+	*in_notes = false;
 	/*
 	 * The header's VMCOREINFO if it is one: QEMU 7.2 puts it where the
 	 * notes would have ended had every CPU's been the first's, and an
@@ -553,6 +554,7 @@ _memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
 	    NULL && _memstat_vmcoreinfo_in_notes(p, (size_t)dd->notes_len,
 	    dd->big, text) != 0)
 		nomem = true;
+	*in_notes = *text != NULL;
 	free(p);
 	return (nomem ? -1 : 0);
 }

@@ -50,12 +50,13 @@ bool	_memstat_diskdump_phys_read(struct diskdump_phys *dd,
 	    size_t len);
 /*
  * The dump's VMCOREINFO, where its sub-header places it (header version
- * 3 on: makedumpfile's and QEMU's), else the note among its ELF notes
- * (4 on): NUL-terminated into *text, NULL when neither holds it.  0, or
- * -1 when memory runs out.
+ * 3 on: makedumpfile's and QEMU's) if that is one (an OSRELEASE line),
+ * else the note among its ELF notes (4 on), *in_notes then true:
+ * NUL-terminated into *text, NULL when neither holds it.  0, or -1 when
+ * memory runs out.
  */
 int	_memstat_diskdump_phys_vmcoreinfo(const struct diskdump_phys *dd,
-	    const struct kvm_dump_file *f, char **text);
+	    const struct kvm_dump_file *f, char **text, bool *in_notes);
 void	_memstat_diskdump_phys_free(struct diskdump_phys *dd);
 
 #endif /* !KVM_DISKDUMP_PHYS_H */

@@ -8,7 +8,10 @@
  * VMCOREINFO from its sub-header (kvm_flat.h): libkdumpfile, which
  * cannot open the stream, is given its reassembly only when a read
  * needs it (a page compressed another way, an address the page tables
- * leave to it), which the reports on a zlib dump never do.
+ * leave to it), which the reports on a zlib dump never do.  So is a
+ * kdump file whose header's VMCOREINFO is not one, its note found among
+ * the notes: libkdumpfile trusted the header where QEMU 7.2's arm64
+ * dumps put zeros, and read no page of them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -473,6 +476,8 @@ moved_notes_vmcoreinfo(struct kdump_state *ks, bool big)
 static int
 kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 {
+	bool in_notes = false;
+
 	if (ks->file.flat != NULL && !_memstat_flat_in_place(ks->file.flat) &&
 	    reassemble_all(kvm, ks) != 0)
 		return (-1);
@@ -487,11 +492,19 @@ kdump_attach(struct memstat_kvm *kvm, struct kdump_state *ks)
 	    _memstat_elf_phys_load(&ks->phys, ks->file.fd)) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
-	if (ks->file.flat != NULL && ks->dd != NULL &&
+	if (ks->dd != NULL &&
 	    _memstat_diskdump_phys_vmcoreinfo(ks->dd, &ks->file,
-	    &ks->vmcoreinfo) != 0)
+	    &ks->vmcoreinfo, &in_notes) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
 		    strerror(ENOMEM)));
+	/*
+	 * A kdump file libkdumpfile can open is given to it, but not one
+	 * whose header's VMCOREINFO is not one: it would trust it.
+	 */
+	if (ks->file.flat == NULL && !in_notes) {
+		free(ks->vmcoreinfo);
+		ks->vmcoreinfo = NULL;
+	}
 	if (ks->phys.shift != 0 &&
 	    moved_notes_vmcoreinfo(ks, kvm->arch.big_endian) != 0)
 		return (_memstat_kvm_fail(kvm, MEMSTAT_ERROR_NOMEMORY, "%s",
