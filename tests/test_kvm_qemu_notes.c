@@ -262,7 +262,7 @@ test_kdump_vmcoreinfo_misplaced(void **state)
 	for (size_t i = 0; i < sizeof(zeros); i++)
 		assert_int_equal(zeros[i], 0);
 	for (int i = 0; i < 8; i++)
-		at[i] = (unsigned char)(HOLE >> (8 * i));
+		at[i] = (unsigned char)((uint64_t)HOLE >> (8 * i));
 	assert_int_not_equal(memcmp(at, info, 8), 0);
 	assert_int_equal(pwrite(fd, at, 8, SUB_HEADER + SUB_INFO_OFF), 8);
 	close(fd);
