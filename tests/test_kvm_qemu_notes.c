@@ -54,46 +54,68 @@ slurp(const char *path, size_t *size)
 	return (b);
 }
 
+/* A little-endian file's field of n bytes at p, read and written. */
+static uint64_t
+le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | p[n];
+	return (v);
+}
+
+static void
+put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
 /*
  * The fixture as QEMU writes a dump whose notes are `more` bytes longer
  * in its headers than in the file (less, where negative), the section
  * names (NAMES, 11 bytes) last: into a scratch file, its path in path.
+ * The fixture is little-endian: its fields are read as such on a
+ * machine of either order (ELF64's offsets: e_phoff 32, e_shoff 40,
+ * e_phnum 56, e_shentsize 58; p_type 0, p_offset 8, p_filesz 32).
  */
 static void
 qemu_variant(char *path, size_t pathlen, long more, const char *names)
 {
-	size_t size, at;
-	unsigned char *b = slurp(ARM64, &size);
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(b + eh->e_phoff);
-	Elf64_Shdr sh[2];
-	uint64_t notes_end;
+	size_t size, phnum;
+	unsigned char *b = slurp(ARM64, &size), *ph, sh[2 * 64];
+	uint64_t phoff, notes_end;
 	int fd;
 
 	/* A little-endian core whose notes QEMU writes first. */
-	assert_int_equal(eh->e_ident[EI_DATA], ELFDATA2LSB);
-	assert_int_equal(ph[0].p_type, PT_NOTE);
-	notes_end = ph[0].p_offset + ph[0].p_filesz;
-	ph[0].p_filesz += (uint64_t)more;
-	for (size_t i = 1; i < eh->e_phnum; i++) {
-		assert_true(ph[i].p_offset >= notes_end);
-		ph[i].p_offset += (uint64_t)more;
+	assert_int_equal(b[EI_DATA], ELFDATA2LSB);
+	phoff = le(b + 32, 8);
+	phnum = (size_t)le(b + 56, 2);
+	assert_true(phoff + phnum * 56 <= size);
+	ph = b + phoff;
+	assert_int_equal(le(ph, 4), PT_NOTE);
+	notes_end = le(ph + 8, 8) + le(ph + 32, 8);
+	put_le(ph + 32, le(ph + 32, 8) + (uint64_t)more, 8);
+	for (size_t i = 1; i < phnum; i++) {
+		assert_true(le(ph + 56 * i + 8, 8) >= notes_end);
+		put_le(ph + 56 * i + 8, le(ph + 56 * i + 8, 8) + (uint64_t)more,
+		    8);
 	}
 	memset(sh, 0, sizeof(sh));
-	sh[1].sh_name = 1;
-	sh[1].sh_type = SHT_STRTAB;
-	sh[1].sh_offset = size + sizeof(sh) + (uint64_t)more;
-	sh[1].sh_size = sizeof(names_ok);
-	eh->e_shoff = size;
-	eh->e_shentsize = sizeof(sh[0]);
-	eh->e_shnum = 2;
-	eh->e_shstrndx = 1;
-	at = size;
-	memcpy(b + at, sh, sizeof(sh));
-	memcpy(b + at + sizeof(sh), names, sizeof(names_ok));
+	put_le(sh + 64 + 0, 1, 4);			/* sh_name */
+	put_le(sh + 64 + 4, SHT_STRTAB, 4);		/* sh_type */
+	put_le(sh + 64 + 24, size + sizeof(sh) + (uint64_t)more, 8);
+	put_le(sh + 64 + 32, sizeof(names_ok), 8);	/* sh_size */
+	put_le(b + 40, size, 8);			/* e_shoff */
+	put_le(b + 58, 64, 2);				/* e_shentsize */
+	put_le(b + 60, 2, 2);				/* e_shnum */
+	put_le(b + 62, 1, 2);				/* e_shstrndx */
+	memcpy(b + size, sh, sizeof(sh));
+	memcpy(b + size + sizeof(sh), names, sizeof(names_ok));
 	assert_true((fd = scratch_file(path, pathlen, "qemu-notes")) >= 0);
-	assert_int_equal(write(fd, b, at + sizeof(sh) + sizeof(names_ok)),
-	    (ssize_t)(at + sizeof(sh) + sizeof(names_ok)));
+	assert_int_equal(write(fd, b, size + sizeof(sh) + sizeof(names_ok)),
+	    (ssize_t)(size + sizeof(sh) + sizeof(names_ok)));
 	close(fd);
 	free(b);
 }
