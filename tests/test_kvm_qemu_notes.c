@@ -23,6 +23,7 @@
 
 #include "testlib.h"
 #include "scratch.h"
+#include "kvm/dump/kvm_bytes.h"
 
 #define ARM64	"fixtures/vmcore/bookworm-6.1-arm64/vmcore.elf"
 #define ARM64_FLAT	"fixtures/vmcore/bookworm-6.1-arm64/vmcore.flat"
@@ -54,16 +55,8 @@ slurp(const char *path, size_t *size)
 	return (b);
 }
 
-/* A little-endian file's field of n bytes at p, read and written. */
-static uint64_t
-le(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-
-	while (n-- > 0)
-		v = v << 8 | p[n];
-	return (v);
-}
+/* The fixture's little-endian fields, read and written. */
+#define LE(p, n)	_memstat_uint_in((p), (n), false)
 
 static void
 put_le(unsigned char *p, uint64_t v, int n)
@@ -90,17 +83,17 @@ qemu_variant(char *path, size_t pathlen, long more, const char *names)
 
 	/* A little-endian core whose notes QEMU writes first. */
 	assert_int_equal(b[EI_DATA], ELFDATA2LSB);
-	phoff = le(b + 32, 8);
-	phnum = (size_t)le(b + 56, 2);
+	phoff = LE(b + 32, 8);
+	phnum = (size_t)LE(b + 56, 2);
 	assert_true(phoff + phnum * 56 <= size);
 	ph = b + phoff;
-	assert_int_equal(le(ph, 4), PT_NOTE);
-	notes_end = le(ph + 8, 8) + le(ph + 32, 8);
-	put_le(ph + 32, le(ph + 32, 8) + (uint64_t)more, 8);
+	assert_int_equal(LE(ph, 4), PT_NOTE);
+	notes_end = LE(ph + 8, 8) + LE(ph + 32, 8);
+	put_le(ph + 32, LE(ph + 32, 8) + (uint64_t)more, 8);
 	for (size_t i = 1; i < phnum; i++) {
-		assert_true(le(ph + 56 * i + 8, 8) >= notes_end);
-		put_le(ph + 56 * i + 8, le(ph + 56 * i + 8, 8) + (uint64_t)more,
-		    8);
+		assert_true(LE(ph + 56 * i + 8, 8) >= notes_end);
+		put_le(ph + 56 * i + 8,
+		    LE(ph + 56 * i + 8, 8) + (uint64_t)more, 8);
 	}
 	memset(sh, 0, sizeof(sh));
 	put_le(sh + 64 + 0, 1, 4);			/* sh_name */
@@ -222,17 +215,6 @@ test_unproven(void **state)
 	}
 }
 
-/* A 64-bit big-endian number, as makedumpfile's stream writes them. */
-static uint64_t
-be64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return (v);
-}
-
 /*
  * The kdump-compressed file of the arm64 fixture's flattened stream
  * (makedumpfile -R's way: each record's bytes at its offset), into a
@@ -249,8 +231,8 @@ reassembled(char *path, size_t pathlen)
 	assert_int_equal(memcmp(b, "makedumpfile", 12), 0);
 	assert_true((fd = scratch_file(path, pathlen, "qemu-kdump")) >= 0);
 	while (size - at >= 16) {
-		off = be64(b + at);
-		len = be64(b + at + 8);
+		off = _memstat_uint_in(b + at, 8, true);
+		len = _memstat_uint_in(b + at + 8, 8, true);
 		if (off == UINT64_MAX)		/* the end mark */
 			break;
 		assert_true(len <= size - at - 16);
