@@ -99,14 +99,35 @@ report_migratetype(const struct kmem_stats *st, int type, char *buf,
 		snprintf(buf, len, "type-%d", type);
 }
 
-/* One row of any table, with what sorting and printing need. */
+/*
+ * One row of any table, with what sorting and printing need: 32 bytes,
+ * its name apart.  A --alloc table has a row for each of hundreds of
+ * thousands of pointers, and rows that carried their names (208 bytes)
+ * cost the report their zeroing, faulting and moving in the sort.
+ */
 struct row {
 	const struct kmem_row *slab;
 	const struct kmem_page_row *page;
-	char		 name[160];	/* call site, pointer, cache */
-	char		 migtype[24];
 	double		 frag;
+	char		*name;		/* call site, pointer, cache */
 };
+
+/* A table's rows and the text of their names. */
+struct rows {
+	struct row	*row;
+	char		*text;
+	size_t		 n;		/* after -l */
+};
+
+#define NAME_LEN	160
+#define PTR_NAME_LEN	24		/* "%#" PRIx64 */
+#define MIGTYPE_LEN	24		/* a page row's, after its name */
+
+static const char *
+migtype(const struct row *r)
+{
+	return (r->name + NAME_LEN);
+}
 
 static double
 frag(const struct kmem_row *r)
@@ -248,60 +269,70 @@ cmp_rows(const void *pa, const void *pb, void *arg)
 	    cmp_u64(a->slab->key, b->slab->key));
 }
 
-/* The table's rows, named and sorted; *n of them after -l. */
-static struct row *
+/* The table's rows, named and sorted; n of them after -l. */
+static struct rows
 make_rows(const struct kmem_stats *st, enum report_table t, const char *keys,
-    long limit, size_t *n)
+    long limit)
 {
 	const struct kmem_row *slab = t == TABLE_CALLER ? st->sites :
 	    t == TABLE_ALLOC ? st->ptrs : st->caches;
 	size_t count = t == TABLE_CALLER ? st->nsites : t == TABLE_ALLOC ?
 	    st->nptrs : t == TABLE_CACHE ? st->ncaches : st->npages;
+	size_t stride = t == TABLE_ALLOC ? PTR_NAME_LEN : t == TABLE_PAGE ?
+	    NAME_LEN + MIGTYPE_LEN : NAME_LEN;
 	struct sort sort;
-	struct row *rows;
+	struct rows rows;
 
-	if ((rows = calloc(count + 1, sizeof(*rows))) == NULL)
+	/* The text not zeroed: a pointer's name is made only if printed. */
+	if ((rows.row = calloc(count + 1, sizeof(*rows.row))) == NULL ||
+	    (rows.text = reallocarray(NULL, count + 1, stride)) == NULL)
 		abort();	/* the report is useless without them */
 	for (size_t i = 0; i < count; i++) {
-		struct row *r = &rows[i];
+		struct row *r = &rows.row[i];
 
+		r->name = rows.text + i * stride;
 		if (t == TABLE_PAGE) {
 			r->page = &st->pages[i];
 			report_migratetype(st, r->page->migratetype,
-			    r->migtype, sizeof(r->migtype));
+			    r->name + NAME_LEN, MIGTYPE_LEN);
 			if (r->page->callsite != 0)
 				report_symbol(st, r->page->callsite, r->name,
-				    sizeof(r->name));
+				    NAME_LEN);
 			else
-				snprintf(r->name, sizeof(r->name),
-				    "(no stack)");
+				snprintf(r->name, NAME_LEN, "(no stack)");
 			continue;
 		}
 		r->slab = &slab[i];
 		r->frag = frag(r->slab);
 		if (t == TABLE_CALLER)
-			report_symbol(st, r->slab->key, r->name,
-			    sizeof(r->name));
+			report_symbol(st, r->slab->key, r->name, NAME_LEN);
 		else if (t != TABLE_ALLOC)
-			snprintf(r->name, sizeof(r->name), "%s", r->slab->name);
+			snprintf(r->name, NAME_LEN, "%s", r->slab->name);
 	}
 	/* A page row whose every allocation a stack moved to its caller's. */
 	if (t == TABLE_PAGE) {
 		size_t k = 0;
 
 		for (size_t i = 0; i < count; i++)
-			if (rows[i].page->hits > 0)
-				rows[k++] = rows[i];
+			if (rows.row[i].page->hits > 0)
+				rows.row[k++] = rows.row[i];
 		count = k;
 	}
 	sort_of(&sort, t, keys);
-	qsort_r(rows, count, sizeof(*rows), cmp_rows, &sort);
-	*n = limit >= 0 && (size_t)limit < count ? (size_t)limit : count;
+	qsort_r(rows.row, count, sizeof(*rows.row), cmp_rows, &sort);
+	rows.n = limit >= 0 && (size_t)limit < count ? (size_t)limit : count;
 	/* The pointers' names: only those printed. */
-	for (size_t i = 0; t == TABLE_ALLOC && i < *n; i++)
-		snprintf(rows[i].name, sizeof(rows[i].name), "%#" PRIx64,
-		    rows[i].slab->key);
+	for (size_t i = 0; t == TABLE_ALLOC && i < rows.n; i++)
+		snprintf(rows.row[i].name, PTR_NAME_LEN, "%#" PRIx64,
+		    rows.row[i].slab->key);
 	return (rows);
+}
+
+static void
+rows_free(struct rows *rows)
+{
+	free(rows->row);
+	free(rows->text);
 }
 
 static void
@@ -450,7 +481,7 @@ page_text(FILE *f, const struct row *rows, size_t n, int page_shift,
 
 		fprintf(f, " %16" PRIu64 " | %10" PRIu64 " | %5u | %-11s | ",
 		    (p->pages << page_shift) / 1024, p->hits, p->order,
-		    rows[i].migtype);
+		    migtype(&rows[i]));
 		if (callsites)
 			fprintf(f, "%-*s | %s\n", w, p->gfp_names,
 			    rows[i].name);
@@ -477,15 +508,14 @@ report_table_text(FILE *f, const struct kmem_stats *st, enum report_table t,
 {
 	static const char *const headings[] = { "Callsite", "Alloc Ptr",
 	    "Cache" };
-	struct row *rows;
-	size_t n;
+	struct rows rows = make_rows(st, t, keys, limit);
 
-	rows = make_rows(st, t, keys, limit, &n);
 	if (t == TABLE_PAGE)
-		page_text(f, rows, n, st->page_shift, page_callsites(st));
+		page_text(f, rows.row, rows.n, st->page_shift,
+		    page_callsites(st));
 	else
-		slab_text(f, rows, n, headings[t]);
-	free(rows);
+		slab_text(f, rows.row, rows.n, headings[t]);
+	rows_free(&rows);
 }
 
 struct json_object *
@@ -493,11 +523,10 @@ report_table_json(const struct kmem_stats *st, enum report_table t,
     const char *keys, long limit)
 {
 	struct json_object *a = tool_json_new(json_type_array);
-	struct row *rows;
-	size_t n;
+	struct rows all = make_rows(st, t, keys, limit);
+	const struct row *rows = all.row;
 
-	rows = make_rows(st, t, keys, limit, &n);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < all.n; i++) {
 		struct json_object *o = tool_json_new(json_type_object);
 		const struct kmem_row *r = rows[i].slab;
 		const struct kmem_page_row *p = rows[i].page;
@@ -506,7 +535,7 @@ report_table_json(const struct kmem_stats *st, enum report_table t,
 		if (p != NULL) {
 			tool_json_set(o, "order", tool_json_uint(p->order));
 			tool_json_set(o, "migratetype",
-			    json_object_new_string(rows[i].migtype));
+			    json_object_new_string(migtype(&rows[i])));
 			tool_json_set(o, "gfp-flags",
 			    json_object_new_string(p->gfp_names));
 			tool_json_set(o, "gfp-value",
@@ -550,6 +579,6 @@ report_table_json(const struct kmem_stats *st, enum report_table t,
 		if (json_object_array_add(a, o) != 0)
 			abort();
 	}
-	free(rows);
+	rows_free(&all);
 	return (a);
 }
