@@ -36,7 +36,16 @@ struct kmem_object {
 	uint32_t	 site, cache;	/* a page's: NONE, its page row */
 	uint32_t	 stack, comm;	/* KMEM_NO_STACK, KMEM_NO_COMM */
 	uint32_t	 gen;		/* bumped when the slot is reused */
-	uint32_t	 next_free;
+	/*
+	 * --alloc: its pointer's row, kept with it so that a free, and an
+	 * allocation of the address again, need not look the row up (one
+	 * cache miss each in a map of every pointer seen); on the free
+	 * list, the next free slot.
+	 */
+	union {
+		uint32_t ptr_row;
+		uint32_t next_free;
+	};
 	int32_t		 pid;
 	uint16_t	 cpu;
 	uint8_t		 kind;		/* KMEM_KMALLOC, _CACHE_ALLOC, _PAGE_ALLOC */
@@ -282,7 +291,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 {
 	struct kmem_totals *t = &st->totals;
 	struct kmem_object *obj;
-	uint32_t site, cache, *v, i, ptr_row;
+	uint32_t site, cache, *v, i, ptr_row = NONE;
 	bool made;
 
 	t->allocs++;
@@ -312,17 +321,21 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	st->caches[cache].hits++;
 	st->caches[cache].bytes_alloc += ev->bytes_alloc;
 	st->caches[cache].bytes_req += ev->bytes_req;
+	if ((v = u64map_insert(&st->object_map, ev->ptr, &made)) == NULL)
+		return (kt_fail(e, "out of memory"));
+	/* An address met again: its object names its row. */
 	if (st->by_pointer) {
-		if ((ptr_row = row_of(&st->ptr_map, &st->ptrs, &st->nptrs,
-		    &st->aptrs, ev->ptr)) == NONE)
+		if (!made)
+			ptr_row = object_at(st, *v)->ptr_row;
+		else if ((ptr_row = row_of(&st->ptr_map, &st->ptrs,
+		    &st->nptrs, &st->aptrs, ev->ptr)) == NONE) {
+			u64map_remove(&st->object_map, ev->ptr);
 			return (kt_fail(e, "out of memory"));
+		}
 		st->ptrs[ptr_row].hits++;
 		st->ptrs[ptr_row].bytes_alloc += ev->bytes_alloc;
 		st->ptrs[ptr_row].bytes_req += ev->bytes_req;
 	}
-
-	if ((v = u64map_insert(&st->object_map, ev->ptr, &made)) == NULL)
-		return (kt_fail(e, "out of memory"));
 	if (made) {
 		if ((i = new_object(st)) == NONE) {
 			u64map_remove(&st->object_map, ev->ptr);
@@ -350,6 +363,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->kind = (uint8_t)ev->kind;
 	obj->state = OBJ_LIVE;
+	obj->ptr_row = st->by_pointer ? ptr_row : NONE;
 	if (ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL)
 		obj->state |= OBJ_UNNAMED;
 	obj->stack = KMEM_NO_STACK;
@@ -389,7 +403,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 {
 	struct kmem_totals *t = &st->totals;
 	struct kmem_object *obj;
-	uint32_t *v, *row;
+	uint32_t *v;
 
 	if (ev->ptr == 0) {
 		t->kfree_null++;	/* kfree(NULL): nothing freed */
@@ -421,12 +435,10 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	t->bytes_freed += obj->bytes_alloc;
 	st->sites[obj->site].frees++;
 	st->caches[obj->cache].frees++;
-	/* --alloc: the pointer's row, by the pointer. */
-	if (st->by_pointer &&
-	    (row = u64map_find(&st->ptr_map, ev->ptr)) != NULL) {
-		st->ptrs[*row].frees++;
+	if (st->by_pointer) {
+		st->ptrs[obj->ptr_row].frees++;
 		if (obj->cpu != ev->cpu)
-			st->ptrs[*row].pingpong++;
+			st->ptrs[obj->ptr_row].pingpong++;
 	}
 	if (obj->cpu != ev->cpu) {
 		t->cross_cpu_frees++;
