@@ -6,11 +6,15 @@
  * own object map (u64map): an allocation inserts its pointer with its
  * site, a free finds it and removes it.  Nothing else is counted, so the
  * report's time beyond this is its reading, decoding and bookkeeping.
+ * Those two are timed alone too: the recording opened and read through by
+ * the report's own reader (its pages checked, its CPUs merged, kallsyms
+ * loaded beside), once with each record left undecoded, once decoded.
  *
  *	bench_match RECORDING ROUNDS
  *
  * Prints the median of ROUNDS in seconds, the first round in seconds
- * (its map's memory fresh, as a report's is), and the events replayed.
+ * (its map's memory fresh, as a report's is), the events replayed, then
+ * the reading alone and the reading and decoding (medians of ROUNDS).
  */
 #include <err.h>
 #include <stdbool.h>
@@ -78,6 +82,46 @@ one_record(const struct kt_record *rec, void *arg)
 	return (0);
 }
 
+/* What a pass folds, so that no compiler drops the reading. */
+static uint64_t folded;
+
+static int
+undecoded(const struct kt_record *rec, void *arg)
+{
+	(void)arg;
+	folded += rec->size;
+	return (0);
+}
+
+static int
+decoded(const struct kt_record *rec, void *arg)
+{
+	const struct kmem_events *events = arg;
+	struct kmem_event ev;
+
+	if (kmem_events_decode(events, rec, &ev) == 0)
+		folded += ev.ptr ^ ev.call_site;
+	return (0);
+}
+
+/* The recording read through by the report's reader; milliseconds. */
+static double
+read_through(const char *path, bool decode)
+{
+	struct kt_source src;
+	struct kmem_events events;
+	struct kt_error e;
+	double start = now_ms();
+
+	if (kt_source_open(&src, path, &e) != 0 ||
+	    kmem_events_init(&events, src.tep, &e) != 0 ||
+	    kt_source_each(&src, decode ? decoded : undecoded, &events,
+	    &e) != 0)
+		errx(1, "%s", e.msg);
+	kt_source_close(&src);
+	return (now_ms() - start);
+}
+
 /* The ops through a new map, as a report would meet them; milliseconds. */
 static double
 replay(const struct ops *o)
@@ -113,7 +157,7 @@ main(int argc, char *argv[])
 	struct kt_source src;
 	struct kt_error e;
 	struct ops o = { 0 };
-	double ms[MAX_ROUNDS], first;
+	double ms[MAX_ROUNDS], first, matching, reading, decoding;
 	int rounds;
 
 	if (argc != 3 || (rounds = atoi(argv[2])) < 1 || rounds > MAX_ROUNDS)
@@ -138,7 +182,16 @@ main(int argc, char *argv[])
 	for (int r = 0; r < rounds; r++)
 		ms[r] = replay(&o);
 	first = ms[0];
-	printf("%.3f %.3f %zu\n", median(ms, rounds) / 1e3, first / 1e3, o.n);
+	matching = median(ms, rounds);
+	for (int r = 0; r < rounds; r++)
+		ms[r] = read_through(argv[1], false);
+	reading = median(ms, rounds);
+	for (int r = 0; r < rounds; r++)
+		ms[r] = read_through(argv[1], true);
+	decoding = median(ms, rounds);
+	sink = folded;
+	printf("%.3f %.3f %zu %.3f %.3f\n", matching / 1e3, first / 1e3, o.n,
+	    reading / 1e3, decoding / 1e3);
 	u64map_free(&o.sites);
 	free(o.op);
 	return (0);
