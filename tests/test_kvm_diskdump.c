@@ -230,13 +230,6 @@ slurp(const char *path, size_t *len)
 	return (p);
 }
 
-static void
-put_le(unsigned char *p, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++, v >>= 8)
-		p[i] = (unsigned char)v;
-}
-
 /*
  * The dump with every page kept compressed by zstd (libkdumpfile reads
  * it; this reader does not): the descriptors rewritten, the pages after

@@ -55,15 +55,8 @@ slurp(const char *path, size_t *size)
 	return (b);
 }
 
-/* The fixture's little-endian fields, read and written. */
+/* The fixture's little-endian fields, read (put_le() writes them). */
 #define LE(p, n)	_memstat_uint_in((p), (n), false)
-
-static void
-put_le(unsigned char *p, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
 
 /*
  * The fixture as QEMU writes a dump whose notes are `more` bytes longer
@@ -265,8 +258,7 @@ test_kdump_vmcoreinfo_misplaced(void **state)
 	assert_int_equal(pread(fd, zeros, sizeof(zeros), HOLE), sizeof(zeros));
 	for (size_t i = 0; i < sizeof(zeros); i++)
 		assert_int_equal(zeros[i], 0);
-	for (int i = 0; i < 8; i++)
-		at[i] = (unsigned char)((uint64_t)HOLE >> (8 * i));
+	put_le(at, HOLE, 8);
 	assert_int_not_equal(memcmp(at, info, 8), 0);
 	assert_int_equal(pwrite(fd, at, 8, SUB_HEADER + SUB_INFO_OFF), 8);
 	close(fd);

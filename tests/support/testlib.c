@@ -81,3 +81,10 @@ assert_truncations_rejected(decoder_fn decode, const char *path)
 	}
 	free(buf);
 }
+
+void
+put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}

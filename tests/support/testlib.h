@@ -33,6 +33,9 @@ void	assert_stream_rejected(decoder_fn decode, const void *buf, size_t len,
  */
 void	assert_truncations_rejected(decoder_fn decode, const char *path);
 
+/* v written as an n-byte little-endian field at p (a fixture edited). */
+void	put_le(unsigned char *p, uint64_t v, int n);
+
 /* One UMA zone for build_uma(): header fields plus per-CPU records. */
 struct test_zone {
 	const char	*name;
