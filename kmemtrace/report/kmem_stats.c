@@ -363,7 +363,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->kind = (uint8_t)ev->kind;
 	obj->state = OBJ_LIVE;
-	obj->ptr_row = st->by_pointer ? ptr_row : NONE;
+	obj->ptr_row = ptr_row;	/* NONE without --alloc */
 	if (ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL)
 		obj->state |= OBJ_UNNAMED;
 	obj->stack = KMEM_NO_STACK;
