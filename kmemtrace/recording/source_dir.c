@@ -662,6 +662,17 @@ sift_down(struct recording *r, int i)
 	}
 }
 
+/* The stream due after the heap's top: one of its children; or none. */
+static const struct cpu_stream *
+runner_up(const struct recording *r)
+{
+	if (r->nheap < 2)
+		return (NULL);
+	if (r->nheap == 2 || before(r->heap[1], r->heap[2]))
+		return (r->heap[1]);
+	return (r->heap[2]);
+}
+
 static int
 recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
     struct kt_error *e)
@@ -681,15 +692,23 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
 		sift_down(r, i);
 	while (r->nheap > 0) {
 		struct cpu_stream *s = r->heap[0];
+		const struct cpu_stream *next = runner_up(r);
 
-		rec = (struct kt_record){ .cpu = s->cpu, .ts = s->ts,
-		    .data = s->data, .size = s->size,
-		    .after_loss = s->after_loss };
-		s->after_loss = false;
-		if ((rc = fn(&rec, arg)) != 0)
-			return (rc);
-		if (advance(src, r, s, e) != 0)
-			return (-1);
+		/*
+		 * s's records up to the next stream's: a CPU's events come
+		 * in runs, and a sift for each of them cost more than the
+		 * walk of its record.
+		 */
+		do {
+			rec = (struct kt_record){ .cpu = s->cpu, .ts = s->ts,
+			    .data = s->data, .size = s->size,
+			    .after_loss = s->after_loss };
+			s->after_loss = false;
+			if ((rc = fn(&rec, arg)) != 0)
+				return (rc);
+			if (advance(src, r, s, e) != 0)
+				return (-1);
+		} while (s->have && (next == NULL || before(s, next)));
 		if (!s->have)
 			r->heap[0] = r->heap[--r->nheap];
 		sift_down(r, 0);
