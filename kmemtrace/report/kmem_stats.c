@@ -285,6 +285,44 @@ bury(struct kmem_stats *st, uint32_t i)
 	return (0);
 }
 
+/*
+ * An allocation's call site row and cache row: the site's last ones when
+ * the cache is the same (kmalloc's and an unnamed one's by size).
+ */
+static int
+site_and_cache(struct kmem_stats *st, const struct kmem_event *ev,
+    uint32_t *site, uint32_t *cache)
+{
+	struct kmem_site_memo *m = &st->site_memo[(ev->call_site ^
+	    ev->call_site >> 16) % KMEM_SITE_MEMO];
+	bool named = ev->kind == KMEM_CACHE_ALLOC && ev->name != NULL;
+
+	if (m->used && m->call_site == ev->call_site && m->kind == ev->kind &&
+	    m->named == named && (named ?
+	    st->caches[m->cache].name_len == ev->name_len &&
+	    memcmp(st->caches[m->cache].name, ev->name, ev->name_len) == 0 :
+	    m->bytes_alloc == ev->bytes_alloc)) {
+		*site = m->site;
+		*cache = m->cache;
+		return (0);
+	}
+	if ((*site = row_of(&st->site_map, &st->sites, &st->nsites,
+	    &st->asites, ev->call_site)) == NONE)
+		return (-1);
+	if (ev->kind == KMEM_KMALLOC)
+		*cache = kmalloc_cache(st, ev->bytes_alloc);
+	else if (named)
+		*cache = cache_row(st, ev->name, ev->name_len);
+	else
+		*cache = unnamed_cache(st, ev->bytes_alloc);
+	if (*cache == NONE)
+		return (-1);
+	*m = (struct kmem_site_memo){ .call_site = ev->call_site,
+	    .bytes_alloc = ev->bytes_alloc, .site = *site, .cache = *cache,
+	    .kind = (uint8_t)ev->kind, .named = named, .used = true };
+	return (0);
+}
+
 static int
 slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
     struct kt_error *e)
@@ -304,20 +342,11 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	}
 	if (ev->bytes_alloc < ev->bytes_req)
 		misuse(st, MISUSE_SHORT, ev, NULL);
-	if ((site = row_of(&st->site_map, &st->sites, &st->nsites,
-	    &st->asites, ev->call_site)) == NONE)
+	if (site_and_cache(st, ev, &site, &cache) != 0)
 		return (kt_fail(e, "out of memory"));
 	st->sites[site].hits++;
 	st->sites[site].bytes_alloc += ev->bytes_alloc;
 	st->sites[site].bytes_req += ev->bytes_req;
-	if (ev->kind == KMEM_KMALLOC)
-		cache = kmalloc_cache(st, ev->bytes_alloc);
-	else if (ev->name != NULL)
-		cache = cache_row(st, ev->name, ev->name_len);
-	else
-		cache = unnamed_cache(st, ev->bytes_alloc);
-	if (cache == NONE)
-		return (kt_fail(e, "out of memory"));
 	st->caches[cache].hits++;
 	st->caches[cache].bytes_alloc += ev->bytes_alloc;
 	st->caches[cache].bytes_req += ev->bytes_req;

@@ -118,6 +118,19 @@ struct kmem_stats {
 	struct u64map	 site_map, ptr_map, cache_map, page_map, gfp_map;
 	struct u64map	 kmalloc_map;		/* bytes_alloc -> its cache */
 	/*
+	 * The rows a call site's last allocation went to, by the site's
+	 * low bits: a site allocates from one cache, and finding the two
+	 * (a name hashed, two maps probed) cost more than the rest of an
+	 * allocation's work.
+	 */
+#define KMEM_SITE_MEMO	256
+	struct kmem_site_memo {
+		uint64_t call_site, bytes_alloc;
+		uint32_t site, cache;
+		uint8_t	 kind;
+		bool	 named, used;
+	}		 site_memo[KMEM_SITE_MEMO];
+	/*
 	 * Objects and pages live or freed in the recording, in chunks of
 	 * KMEM_OBJECT_CHUNK: a store that grows by copying copied tens of
 	 * megabytes, and faulted each copy in again.
