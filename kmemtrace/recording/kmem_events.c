@@ -430,20 +430,27 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	return (0);
 }
 
-uint64_t
-kmem_events_frame(const struct kmem_events *ev, const struct kmem_event *s,
-    size_t i)
+void
+kmem_events_frames(const struct kmem_events *ev, const struct kmem_event *s,
+    uint64_t *out, size_t n)
 {
-	const char *p = (const char *)s->frames + i * (size_t)s->frame_size;
-	uint64_t v;
+	const char *p = s->frames;
 
-	if (ev->swap)
-		return (tep_read_number(ev->tep, p, s->frame_size));
-	if (s->frame_size == 8) {
-		memcpy(&v, p, 8);
-		return (v);
+	/* The common case in one copy: a call per frame cost more than it. */
+	if (!ev->swap && s->frame_size == 8) {
+		memcpy(out, p, n * 8);
+		return;
 	}
-	uint32_t x;
-	memcpy(&x, p, 4);
-	return (x);
+	for (size_t i = 0; i < n; i++, p += s->frame_size) {
+		if (ev->swap)
+			out[i] = tep_read_number(ev->tep, p, s->frame_size);
+		else if (s->frame_size == 8)
+			memcpy(&out[i], p, 8);
+		else {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			out[i] = x;
+		}
+	}
 }

@@ -112,8 +112,8 @@ int	kmem_events_need(const struct kmem_events *ev, bool slab, bool page,
 int	kmem_events_decode(const struct kmem_events *ev,
 	    const struct kt_record *rec, struct kmem_event *out);
 
-/* A stack event's frame i (below its nframes). */
-uint64_t kmem_events_frame(const struct kmem_events *ev,
-	    const struct kmem_event *stack, size_t i);
+/* A stack event's first n frames (n at most its nframes) into out. */
+void	kmem_events_frames(const struct kmem_events *ev,
+	    const struct kmem_event *stack, uint64_t *out, size_t n);
 
 #endif /* !KMEM_EVENTS_H */

@@ -752,8 +752,7 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 		st->totals.stacks_cut++;
 		n = KMEM_MAX_FRAMES;
 	}
-	for (size_t i = 0; i < n; i++)
-		frames[i] = kmem_events_frame(&st->events, ev, i);
+	kmem_events_frames(&st->events, ev, frames, n);
 	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK ||
 	    (object_at(st, p.object)->kind == KMEM_PAGE_ALLOC &&
 	    page_caller_known(st, object_at(st, p.object), frames, n) != 0))
