@@ -441,14 +441,13 @@ kmem_events_frames(const struct kmem_events *ev, const struct kmem_event *s,
 		memcpy(out, p, n * 8);
 		return;
 	}
+	/* Else frames of another byte order, or of 4 bytes. */
 	for (size_t i = 0; i < n; i++, p += s->frame_size) {
+		uint32_t x;
+
 		if (ev->swap)
 			out[i] = tep_read_number(ev->tep, p, s->frame_size);
-		else if (s->frame_size == 8)
-			memcpy(&out[i], p, 8);
 		else {
-			uint32_t x;
-
 			memcpy(&x, p, 4);
 			out[i] = x;
 		}
