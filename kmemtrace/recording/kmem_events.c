@@ -220,6 +220,27 @@ describe_event(struct kmem_event_desc *d, const char *name, struct kt_error *e)
 	return (0);
 }
 
+/*
+ * Whether d is a slab event of the common shape: in the host's byte
+ * order, its numbers 8 bytes wide (GFP flags 4 or 8), its node and pid
+ * 4-byte ints.  Most records are such: kmem_events_decode() reads them
+ * with no switch on a field's width (a fifth of a report's time).
+ */
+static bool
+is_plain(const struct kmem_events *ev, const struct kmem_event_desc *d)
+{
+	bool alloc = d->kind == KMEM_KMALLOC || d->kind == KMEM_CACHE_ALLOC;
+
+	if (ev->swap || d->kind > KMEM_CACHE_FREE || ev->pid.size != 4 ||
+	    d->call_site.size != 8 || d->ptr.size != 8)
+		return (false);
+	if (!alloc)
+		return (true);
+	return (d->bytes_req.size == 8 && d->bytes_alloc.size == 8 &&
+	    (d->gfp_flags.size == 8 || d->gfp_flags.size == 4) &&
+	    (d->node.size == 0 || (d->node.size == 4 && d->node.is_signed)));
+}
+
 int
 kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
     struct kt_error *e)
@@ -275,6 +296,12 @@ kmem_events_init(struct kmem_events *ev, struct tep_handle *tep,
 	if (common_field(tep, "common_type", &ev->type, e) != 0 ||
 	    common_field(tep, "common_pid", &ev->pid, e) != 0)
 		return (-1);
+	ev->common_end = (size_t)(ev->type.offset + ev->type.size);
+	if ((size_t)(ev->pid.offset + ev->pid.size) > ev->common_end)
+		ev->common_end = (size_t)(ev->pid.offset + ev->pid.size);
+	ev->type_u16 = !ev->swap && ev->type.size == 2 && !ev->type.is_signed;
+	for (int i = 0; i < ev->ndesc; i++)
+		ev->desc[i].plain = is_plain(ev, &ev->desc[i]);
 	return (0);
 }
 
@@ -321,13 +348,6 @@ field_value(const struct kmem_events *ev, const struct kt_record *rec,
 	return (v);
 }
 
-static bool
-field_fits(const struct kt_record *rec, const struct kmem_field *f)
-{
-	return (f->size == 0 || (size_t)f->offset + (size_t)f->size <=
-	    rec->size);
-}
-
 /* The description of event id, or NULL: not a kmem event. */
 static const struct kmem_event_desc *
 desc_of(const struct kmem_events *ev, int id)
@@ -338,6 +358,68 @@ desc_of(const struct kmem_events *ev, int id)
 	return (NULL);
 }
 
+/* The numbers of d's event, field by field. */
+static void
+numbers(const struct kmem_events *ev, const struct kmem_event_desc *d,
+    const struct kt_record *rec, struct kmem_event *out)
+{
+#define FIELD(x)	(d->x.size != 0 ? field_value(ev, rec, &d->x) : 0)
+	out->pid = (int)field_value(ev, rec, &ev->pid);
+	out->call_site = FIELD(call_site);
+	out->ptr = FIELD(ptr);
+	out->bytes_req = FIELD(bytes_req);
+	out->bytes_alloc = FIELD(bytes_alloc);
+	out->gfp_flags = FIELD(gfp_flags);
+	out->node = d->node.size != 0 ? (int)field_value(ev, rec, &d->node) :
+	    -1;
+	out->pfn = FIELD(pfn);
+	out->order = (unsigned)FIELD(order);
+	out->migratetype = (int)FIELD(migratetype);
+#undef FIELD
+}
+
+static inline uint64_t
+u64_at(const struct kt_record *rec, const struct kmem_field *f)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)rec->data + f->offset, sizeof(v));
+	return (v);
+}
+
+static inline int32_t
+i32_at(const struct kt_record *rec, const struct kmem_field *f)
+{
+	int32_t v;
+
+	memcpy(&v, (const char *)rec->data + f->offset, sizeof(v));
+	return (v);
+}
+
+/* The same for a plain event (is_plain()). */
+static void
+plain_numbers(const struct kmem_events *ev, const struct kmem_event_desc *d,
+    const struct kt_record *rec, struct kmem_event *out)
+{
+	out->pid = i32_at(rec, &ev->pid);
+	out->call_site = u64_at(rec, &d->call_site);
+	out->ptr = u64_at(rec, &d->ptr);
+	if (d->kind == KMEM_KMALLOC || d->kind == KMEM_CACHE_ALLOC) {
+		out->bytes_req = u64_at(rec, &d->bytes_req);
+		out->bytes_alloc = u64_at(rec, &d->bytes_alloc);
+		out->gfp_flags = d->gfp_flags.size == 8 ?
+		    u64_at(rec, &d->gfp_flags) :
+		    (uint32_t)i32_at(rec, &d->gfp_flags);
+		out->node = d->node.size != 0 ? i32_at(rec, &d->node) : -1;
+	} else {
+		out->bytes_req = out->bytes_alloc = out->gfp_flags = 0;
+		out->node = -1;
+	}
+	out->pfn = 0;
+	out->order = 0;
+	out->migratetype = 0;
+}
+
 int
 kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
     struct kmem_event *out)
@@ -345,9 +427,15 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	const struct kmem_event_desc *d;
 	int id, hint;
 
-	if (!field_fits(rec, &ev->type) || !field_fits(rec, &ev->pid))
+	if (rec->size < ev->common_end)
 		return (-1);
-	id = (int)field_value(ev, rec, &ev->type);
+	if (ev->type_u16) {
+		uint16_t type;
+
+		memcpy(&type, (const char *)rec->data + ev->type.offset, 2);
+		id = type;
+	} else
+		id = (int)field_value(ev, rec, &ev->type);
 	hint = ev->desc_hint[id & (KMEM_DESC_HINTS - 1)];
 	if (hint > 0 && ev->desc[hint - 1].id == id)
 		d = &ev->desc[hint - 1];
@@ -360,24 +448,15 @@ kmem_events_decode(const struct kmem_events *ev, const struct kt_record *rec,
 	 * the string instruction a memset of the whole event becomes costs
 	 * more than the fields' own reads.
 	 */
-#define FIELD(x)	(d->x.size != 0 ? field_value(ev, rec, &d->x) : 0)
 	out->kind = d->kind;
 	out->cpu = rec->cpu;
-	out->pid = (int)field_value(ev, rec, &ev->pid);
 	out->ts = rec->ts;
-	out->call_site = FIELD(call_site);
-	out->ptr = FIELD(ptr);
-	out->bytes_req = FIELD(bytes_req);
-	out->bytes_alloc = FIELD(bytes_alloc);
-	out->gfp_flags = FIELD(gfp_flags);
-	out->node = d->node.size != 0 ? (int)field_value(ev, rec, &d->node) :
-	    -1;
+	if (d->plain)
+		plain_numbers(ev, d, rec, out);
+	else
+		numbers(ev, d, rec, out);
 	out->name = NULL;
 	out->name_len = 0;
-	out->pfn = FIELD(pfn);
-	out->order = (unsigned)FIELD(order);
-	out->migratetype = (int)FIELD(migratetype);
-#undef FIELD
 	out->frames = NULL;
 	out->nframes = 0;
 	out->frame_size = 0;

@@ -74,6 +74,8 @@ struct kmem_events {
 	bool		 swap;		/* the recording's byte order is not ours */
 	struct kmem_field type;		/* common_type */
 	struct kmem_field pid;		/* common_pid */
+	size_t		 common_end;	/* where both end */
+	bool		 type_u16;	/* common_type: 2 bytes, our order */
 	struct kmem_event_desc {
 		int		 id;
 		enum kmem_kind	 kind;
@@ -86,6 +88,11 @@ struct kmem_events {
 		/* A task event's pid and command (size: the array's). */
 		struct kmem_field task_pid, comm;
 		size_t		 min_size;	/* the fields' end */
+		/*
+		 * A slab event whose numbers are the host's longs in its
+		 * byte order (a node, an int): read without a switch.
+		 */
+		bool		 plain;
 	} desc[KMEM_MAX_EVENTS];
 	int		 ndesc;
 	/* desc's index + 1 by the id's low bits, where no other id is. */
