@@ -133,6 +133,47 @@ name_hash(const char *s, size_t len)
 	return (h ^ (h >> 29));
 }
 
+/*
+ * Whether a cache row is the one named name: a word at a time, as every
+ * free of a named cache, and every allocation from one, compares its
+ * name (most are 4 to 24 bytes: a call to memcmp cost more than that).
+ */
+static inline bool
+row_named(const struct kmem_row *row, const char *name, size_t len)
+{
+	const char *a = row->name;
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (row->name_len != len)
+		return (false);
+	if (len < 4) {
+		for (size_t i = 0; i < len; i++)
+			if (a[i] != name[i])
+				return (false);
+		return (true);
+	}
+	if (len < 8) {
+		/* Two words that overlap cover it. */
+		memcpy(&u, a, 4);
+		memcpy(&v, name, 4);
+		if (u != v)
+			return (false);
+		memcpy(&u, a + len - 4, 4);
+		memcpy(&v, name + len - 4, 4);
+		return (u == v);
+	}
+	for (size_t i = 0; i + 8 < len; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, name + i, 8);
+		if (x != y)
+			return (false);
+	}
+	memcpy(&x, a + len - 8, 8);
+	memcpy(&y, name + len - 8, 8);
+	return (x == y);
+}
+
 static uint32_t
 cache_row(struct kmem_stats *st, const char *name, size_t len)
 {
@@ -143,8 +184,7 @@ cache_row(struct kmem_stats *st, const char *name, size_t len)
 		char *copy;
 
 		if (v != NULL) {
-			if (st->caches[*v].name_len == len &&
-			    memcmp(st->caches[*v].name, name, len) == 0)
+			if (row_named(&st->caches[*v], name, len))
 				return (*v);
 			continue;	/* another name with this hash */
 		}
@@ -249,7 +289,8 @@ new_object(struct kmem_stats *st)
 
 /*
  * obj is freed: a tombstone.  The ring grows to TOMBSTONES, then the
- * oldest goes (its object slot freed, unless reused since).
+ * oldest goes (its object slot freed, unless reused since).  Its sizes
+ * are powers of two: a mask, not a division, for every free.
  */
 static int
 bury(struct kmem_stats *st, uint32_t i)
@@ -262,7 +303,8 @@ bury(struct kmem_stats *st, uint32_t i)
 			return (-1);
 		/* Unrolled into the new ring, oldest first. */
 		for (size_t k = 0; k < st->ring_count; k++)
-			r[k] = st->ring[(st->ring_head + k) % st->ring_size];
+			r[k] = st->ring[(st->ring_head + k) &
+			    (st->ring_size - 1)];
 		huge_free(st->ring, st->ring_size * sizeof(*st->ring));
 		st->ring = r;
 		st->ring_head = 0;
@@ -278,9 +320,9 @@ bury(struct kmem_stats *st, uint32_t i)
 			st->free_object = t.object;
 		}
 		st->ring_count--;
-		st->ring_head = (st->ring_head + 1) % st->ring_size;
+		st->ring_head = (st->ring_head + 1) & (st->ring_size - 1);
 	}
-	st->ring[(st->ring_head + st->ring_count++) % st->ring_size] =
+	st->ring[(st->ring_head + st->ring_count++) & (st->ring_size - 1)] =
 	    (struct kmem_tombstone){ i, object_at(st, i)->gen };
 	return (0);
 }
@@ -299,8 +341,7 @@ site_and_cache(struct kmem_stats *st, const struct kmem_event *ev,
 
 	if (m->used && m->call_site == ev->call_site && m->kind == ev->kind &&
 	    m->named == named && (named ?
-	    st->caches[m->cache].name_len == ev->name_len &&
-	    memcmp(st->caches[m->cache].name, ev->name, ev->name_len) == 0 :
+	    row_named(&st->caches[m->cache], ev->name, ev->name_len) :
 	    m->bytes_alloc == ev->bytes_alloc)) {
 		*site = m->site;
 		*cache = m->cache;
@@ -456,8 +497,8 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 		if (obj->state & OBJ_UNNAMED) {
 			if (settle_cache(st, obj, ev, e) != 0)
 				return (-1);
-		} else if (st->caches[obj->cache].name_len != ev->name_len || memcmp(st->caches[obj->cache].name,
-		    ev->name, ev->name_len) != 0)
+		} else if (!row_named(&st->caches[obj->cache], ev->name,
+		    ev->name_len))
 			misuse(st, MISUSE_OTHER_CACHE, ev, obj);
 	}
 	t->frees_matched++;
