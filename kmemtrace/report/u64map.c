@@ -8,16 +8,19 @@
 #include "huge_alloc.h"
 #include "u64map.h"
 
-#define MIN_SLOTS	64
+#define MIN_SLOTS_BITS	6
+#define MIN_SLOTS	(1U << MIN_SLOTS_BITS)
 
+/*
+ * Fibonacci hashing of the seeded key: the product's top bits, which
+ * every bit of the key moves (a pointer's zero low bits, a pfn's steps
+ * of one alike).  One multiply: the object map hashes for every event.
+ */
 static size_t
 home(const struct u64map *m, uint64_t key)
 {
-	uint64_t h = (key ^ m->seed) * 0x9e3779b97f4a7c15ULL;
-
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return ((size_t)(h >> 32 ^ h) & m->mask);
+	return ((size_t)(((key ^ m->seed) * 0x9e3779b97f4a7c15ULL) >>
+	    m->shift));
 }
 
 /*
@@ -45,6 +48,7 @@ u64map_init(struct u64map *m)
 	if ((m->slots = huge_zalloc(MIN_SLOTS * sizeof(*m->slots))) == NULL)
 		return (-1);
 	m->mask = MIN_SLOTS - 1;
+	m->shift = 64 - MIN_SLOTS_BITS;
 	return (0);
 }
 
@@ -68,7 +72,8 @@ u64map_find(const struct u64map *m, uint64_t key)
 	}
 }
 
-static int
+/* Out of line: inserts, one an allocation, then save no registers for it. */
+static int __attribute__((noinline))
 grow(struct u64map *m)
 {
 	struct u64map_slot *old = m->slots;
@@ -80,6 +85,7 @@ grow(struct u64map *m)
 		return (-1);
 	}
 	m->mask = n - 1;
+	m->shift--;
 	for (size_t i = 0; i < n / 2; i++) {
 		if (!old[i].used)
 			continue;

@@ -20,6 +20,7 @@ struct u64map_slot {
 struct u64map {
 	struct u64map_slot *slots;
 	size_t		 mask;		/* slots - 1 */
+	unsigned	 shift;		/* 64 - log2(slots) */
 	size_t		 count;
 	uint64_t	 seed;
 };
