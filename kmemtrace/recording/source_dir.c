@@ -706,7 +706,9 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
 			s->after_loss = false;
 			if ((rc = fn(&rec, arg)) != 0)
 				return (rc);
-			if (advance(src, r, s, e) != 0)
+			/* The page's next record here; the next page there. */
+			if (!page_walk_next(&s->walk, &s->data, &s->size,
+			    &s->ts) && advance(src, r, s, e) != 0)
 				return (-1);
 		} while (s->have && (next == NULL || before(s, next)));
 		if (!s->have)
