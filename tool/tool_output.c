@@ -18,8 +18,8 @@ tool_out_init(struct tool_out *out, enum tool_style style)
 {
 	*out = (struct tool_out){ .style = style };
 	if (style == STYLE_TEXT) {
-		if ((out->text = open_memstream(&out->buf, &out->len)) == NULL)
-			err(1, "open_memstream");
+		if ((out->text = tool_textbuf_open(&out->textbuf)) == NULL)
+			err(1, "report");
 	} else
 		out->json = tool_json_new(json_type_object);
 }
@@ -81,18 +81,23 @@ tool_out_finish(struct tool_out *out)
 	if (out->style == STYLE_TEXT) {
 		if (fclose(out->text) != 0)
 			err(1, "report");
-	} else {
-		json = json_object_to_json_string_length(out->json,
-		    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY :
-		    0) | JSON_C_TO_STRING_SPACED |
-		    JSON_C_TO_STRING_NOSLASHESCAPE, &out->len);
-		if (json == NULL || (out->buf = malloc(out->len + 1)) == NULL)
-			errx(1, "JSON: %s", strerror(ENOMEM));
-		memcpy(out->buf, json, out->len);
-		out->len = empty_collapsed(out->buf, out->len);
-		out->buf[out->len++] = '\n';
-		json_object_put(out->json);
+		if (tool_textbuf_write(&out->textbuf, stdout) != 0 ||
+		    fflush(stdout) != 0)
+			err(1, "stdout");
+		tool_textbuf_free(&out->textbuf);
+		*out = (struct tool_out){ 0 };
+		return;
 	}
+	json = json_object_to_json_string_length(out->json,
+	    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY : 0) |
+	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
+	    &out->len);
+	if (json == NULL || (out->buf = malloc(out->len + 1)) == NULL)
+		errx(1, "JSON: %s", strerror(ENOMEM));
+	memcpy(out->buf, json, out->len);
+	out->len = empty_collapsed(out->buf, out->len);
+	out->buf[out->len++] = '\n';
+	json_object_put(out->json);
 	if (fwrite(out->buf, 1, out->len, stdout) != out->len ||
 	    fflush(stdout) != 0)
 		err(1, "stdout");
@@ -107,7 +112,7 @@ tool_out_discard(struct tool_out *out)
 		;	/* written already */
 	else if (out->style == STYLE_TEXT) {
 		(void)fclose(out->text);
-		free(out->buf);
+		tool_textbuf_free(&out->textbuf);
 	} else
 		json_object_put(out->json);
 	*out = (struct tool_out){ 0 };

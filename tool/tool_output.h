@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "tool_textbuf.h"
+
 enum tool_style {
 	STYLE_TEXT,
 	STYLE_JSON,
@@ -27,7 +29,8 @@ enum tool_style {
 struct tool_out {
 	enum tool_style	 style;
 	FILE		*text;		/* STYLE_TEXT only */
-	char		*buf;
+	struct tool_textbuf textbuf;	/* what text holds */
+	char		*buf;		/* JSON's */
 	size_t		 len;
 	struct json_object *json;	/* the top-level object, JSON only */
 	bool		 streamed;	/* text is stdout */
