@@ -116,7 +116,7 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm_arch tests/test_kvm_bytes tests/test_kvm_qemu_notes \
 	     tests/test_scratch
 # Unit tests of the tool layer.
-TOOL_UNIT_TESTS = tests/test_tool_map
+TOOL_UNIT_TESTS = tests/test_tool_map tests/test_tool_textbuf
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
 	     bench/bench_match
 # bench_match: kmemtrace's recordings, decoded by its own room, replayed
