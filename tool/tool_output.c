@@ -71,6 +71,8 @@ void
 tool_out_finish(struct tool_out *out)
 {
 	const char *json;
+	char *buf;
+	size_t len;
 
 	if (out->streamed) {
 		if (fflush(stdout) != 0 || ferror(stdout))
@@ -81,27 +83,26 @@ tool_out_finish(struct tool_out *out)
 	if (out->style == STYLE_TEXT) {
 		if (fclose(out->text) != 0)
 			err(1, "report");
-		if (tool_textbuf_write(&out->textbuf, stdout) != 0 ||
-		    fflush(stdout) != 0)
+		if (tool_textbuf_write(&out->textbuf, stdout) != 0)
 			err(1, "stdout");
 		tool_textbuf_free(&out->textbuf);
-		*out = (struct tool_out){ 0 };
-		return;
+	} else {
+		json = json_object_to_json_string_length(out->json,
+		    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY :
+		    0) | JSON_C_TO_STRING_SPACED |
+		    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+		if (json == NULL || (buf = malloc(len + 1)) == NULL)
+			errx(1, "JSON: %s", strerror(ENOMEM));
+		memcpy(buf, json, len);
+		len = empty_collapsed(buf, len);
+		buf[len++] = '\n';
+		json_object_put(out->json);
+		if (fwrite(buf, 1, len, stdout) != len)
+			err(1, "stdout");
+		free(buf);
 	}
-	json = json_object_to_json_string_length(out->json,
-	    (out->style == STYLE_JSON_PRETTY ? JSON_C_TO_STRING_PRETTY : 0) |
-	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
-	    &out->len);
-	if (json == NULL || (out->buf = malloc(out->len + 1)) == NULL)
-		errx(1, "JSON: %s", strerror(ENOMEM));
-	memcpy(out->buf, json, out->len);
-	out->len = empty_collapsed(out->buf, out->len);
-	out->buf[out->len++] = '\n';
-	json_object_put(out->json);
-	if (fwrite(out->buf, 1, out->len, stdout) != out->len ||
-	    fflush(stdout) != 0)
+	if (fflush(stdout) != 0)
 		err(1, "stdout");
-	free(out->buf);
 	*out = (struct tool_out){ 0 };
 }
 

@@ -30,8 +30,6 @@ struct tool_out {
 	enum tool_style	 style;
 	FILE		*text;		/* STYLE_TEXT only */
 	struct tool_textbuf textbuf;	/* what text holds */
-	char		*buf;		/* JSON's */
-	size_t		 len;
 	struct json_object *json;	/* the top-level object, JSON only */
 	bool		 streamed;	/* text is stdout */
 };
