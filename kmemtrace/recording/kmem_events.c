@@ -163,6 +163,12 @@ common_field(struct tep_handle *tep, const char *name, struct kmem_field *f,
 	return (0);
 }
 
+static bool
+slab_alloc_kind(enum kmem_kind kind)
+{
+	return (kind == KMEM_KMALLOC || kind == KMEM_CACHE_ALLOC);
+}
+
 /* One event's fields, by its format: 0, or -1 when the format lies. */
 static int
 describe_event(struct kmem_event_desc *d, const char *name, struct kt_error *e)
@@ -171,7 +177,7 @@ describe_event(struct kmem_event_desc *d, const char *name, struct kt_error *e)
 	enum kmem_kind kind = d->kind;
 	bool slab = kind <= KMEM_CACHE_FREE;
 	bool page = kind == KMEM_PAGE_ALLOC || kind == KMEM_PAGE_FREE;
-	bool alloc = kind == KMEM_KMALLOC || kind == KMEM_CACHE_ALLOC;
+	bool alloc = slab_alloc_kind(kind);
 
 	if (slab && (find_field(event, "call_site", true, NUMBER,
 	    &d->call_site, e) != 0 ||
@@ -229,7 +235,7 @@ describe_event(struct kmem_event_desc *d, const char *name, struct kt_error *e)
 static bool
 is_plain(const struct kmem_events *ev, const struct kmem_event_desc *d)
 {
-	bool alloc = d->kind == KMEM_KMALLOC || d->kind == KMEM_CACHE_ALLOC;
+	bool alloc = slab_alloc_kind(d->kind);
 
 	if (ev->swap || d->kind > KMEM_CACHE_FREE || ev->pid.size != 4 ||
 	    d->call_site.size != 8 || d->ptr.size != 8)
@@ -404,7 +410,7 @@ plain_numbers(const struct kmem_events *ev, const struct kmem_event_desc *d,
 	out->pid = i32_at(rec, &ev->pid);
 	out->call_site = u64_at(rec, &d->call_site);
 	out->ptr = u64_at(rec, &d->ptr);
-	if (d->kind == KMEM_KMALLOC || d->kind == KMEM_CACHE_ALLOC) {
+	if (slab_alloc_kind(d->kind)) {
 		out->bytes_req = u64_at(rec, &d->bytes_req);
 		out->bytes_alloc = u64_at(rec, &d->bytes_alloc);
 		out->gfp_flags = d->gfp_flags.size == 8 ?

@@ -147,12 +147,8 @@ row_named(const struct kmem_row *row, const char *name, size_t len)
 
 	if (row->name_len != len)
 		return (false);
-	if (len < 4) {
-		for (size_t i = 0; i < len; i++)
-			if (a[i] != name[i])
-				return (false);
-		return (true);
-	}
+	if (len < 4)
+		return (len == 0 || memcmp(a, name, len) == 0);
 	if (len < 8) {
 		/* Two words that overlap cover it. */
 		memcpy(&u, a, 4);
