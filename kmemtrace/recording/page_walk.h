@@ -25,7 +25,15 @@ struct page_walk {
 	uint64_t	 ts;
 	bool		 swap;
 	bool		 big_endian;
+	/*
+	 * A time went back (an absolute time stamp) or past 2^62 ns (its
+	 * records' deltas could wrap it): set, never cleared.  Checked where
+	 * a time is set, not for every record's delta: those cannot.
+	 */
+	bool		 odd_time;
 };
+
+#define PAGE_WALK_TIME_MAX	(1ULL << 62)
 
 static inline uint32_t
 page_walk_u32(const struct page_walk *w, const uint8_t *p)
@@ -45,6 +53,7 @@ page_walk_begin(struct page_walk *w, const struct page_format *f,
 	w->size = info->commit;
 	w->off = 0;
 	w->ts = info->timestamp;
+	w->odd_time |= w->ts >= PAGE_WALK_TIME_MAX;
 	w->big_endian = f->big_endian;
 	w->swap = f->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 }
@@ -69,13 +78,19 @@ page_walk_next(struct page_walk *w, const void **event, size_t *len,
 		case 30:			/* time extend */
 			w->ts += ((uint64_t)page_walk_u32(w, rec + 4) << 27) +
 			    delta;
+			w->odd_time |= w->ts >= PAGE_WALK_TIME_MAX;
 			w->off += 8;
 			continue;
-		case 31:			/* absolute time stamp */
+		case 31: {			/* absolute time stamp */
+			uint64_t was = w->ts;
+
 			w->ts = (((uint64_t)page_walk_u32(w, rec + 4) << 27) +
 			    delta) | (w->ts & (0xf8ULL << 56));
+			w->odd_time |= w->ts < was ||
+			    w->ts >= PAGE_WALK_TIME_MAX;
 			w->off += 8;
 			continue;
+		}
 		case 0:
 			n = ((size_t)page_walk_u32(w, rec + 4) - 4 + 3) &
 			    ~(size_t)3;

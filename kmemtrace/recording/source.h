@@ -94,11 +94,37 @@ int	kt_source_each(struct kt_source *src, kt_record_fn fn, void *arg,
 	    struct kt_error *e);
 void	kt_source_close(struct kt_source *src);
 
+/*
+ * The source cut in two halves of time, which two threads may read at
+ * once (kt_halves_each): the first half the records before at, the second
+ * the rest (at 0: the source's middle).  0 with *h; 1 if it is not to be
+ * cut (too small, or a trace.dat): read it whole; -1 with e set.
+ */
+struct kt_halves;
+int	kt_source_halve(struct kt_source *src, uint64_t at,
+	    struct kt_halves **h, struct kt_error *e);
+/* Half 0's or half 1's records, in time order, as kt_source_each. */
+int	kt_halves_each(struct kt_halves *h, int half, kt_record_fn fn,
+	    void *arg, struct kt_error *e);
+/*
+ * After both halves were read: *met, whether the two one after the other
+ * were the source's records in its order (cut where the pages' times
+ * said: else read it whole); if they were, their losses are the
+ * source's.  -1 with e set as kt_source_each's end (a bad kallsyms).
+ */
+int	kt_halves_join(struct kt_source *src, struct kt_halves *h, bool *met,
+	    struct kt_error *e);
+void	kt_halves_free(struct kt_halves *h);
+
 /* What a backend gives: its records in time order, and its end. */
 struct kt_source_ops {
 	int	(*each)(struct kt_source *, kt_record_fn, void *,
 		    struct kt_error *);
 	void	(*close)(struct kt_source *);
+	/* NULL: not cut in halves; join: what each() does at its end. */
+	int	(*halve)(struct kt_source *, uint64_t, struct kt_halves **,
+		    struct kt_error *);
+	int	(*join)(struct kt_source *, struct kt_error *);
 };
 
 #endif /* !SOURCE_H */

@@ -17,42 +17,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "page_check.h"
-#include "pages_present.h"
-#include "page_walk.h"
+#include "cpu_streams.h"
 #include "kt_symbols.h"
+#include "pages_present.h"
 #include "recording.h"
 #include "source_dir.h"
 #include "text_check.h"
 
-#define BATCH_BYTES	(256 * 1024)	/* read per CPU at a time */
 #define MAX_SMALL	(64 * 1024)
 #define MAX_KALLSYMS	(256 * 1024 * 1024)
 #define MAX_CMDLINES	(16 * 1024 * 1024)
 #define PID_MAX_LIMIT	(4 * 1024 * 1024)	/* the kernel's, 64-bit */
 
-struct cpu_stream {
-	int		 cpu;
-	int		 fd;
-	uint64_t	 npages, page;	/* pages in the file; next to load */
-	uint8_t		*batch;
-	size_t		 batch_pages, batch_at;
-	struct page_walk walk;		/* the loaded page */
-	/* The current record, when have. */
-	bool		 have;
-	uint64_t	 ts;
-	const void	*data;
-	size_t		 size;
-	bool		 after_loss;	/* its page said events were missed */
-};
-
 struct recording {
 	char		*path;
 	int		 dir;
 	struct page_format format;
-	struct cpu_stream *cpus;
-	struct cpu_stream **heap;
-	int		 nheap;
+	struct cpu_streams streams;	/* the whole recording's */
 	struct kt_symbols symbols;	/* kallsyms, which tep resolves by */
 	struct kt_error	 symbols_error;	/* its loading thread's */
 };
@@ -528,13 +509,18 @@ open_cpus(struct kt_source *src, struct recording *r, struct kt_error *e)
 	r->format = (struct page_format){ .page_size = page,
 	    .long_size = src->facts.long_size,
 	    .big_endian = src->facts.big_endian };
-	if ((r->cpus = calloc((size_t)src->ncpus, sizeof(*r->cpus))) == NULL ||
-	    (r->heap = calloc((size_t)src->ncpus, sizeof(*r->heap))) == NULL)
+	r->streams = (struct cpu_streams){ .path = r->path,
+	    .format = &r->format, .ncpus = src->ncpus, .loss = src->loss,
+	    .to = UINT64_MAX };
+	if ((r->streams.cpus = calloc((size_t)src->ncpus,
+	    sizeof(*r->streams.cpus))) == NULL ||
+	    (r->streams.heap = calloc((size_t)src->ncpus,
+	    sizeof(*r->streams.heap))) == NULL)
 		return (kt_fail(e, "out of memory"));
 	for (int cpu = 0; cpu < src->ncpus; cpu++)
-		r->cpus[cpu].fd = -1;
+		r->streams.cpus[cpu].fd = -1;
 	for (int cpu = 0; cpu < src->ncpus; cpu++) {
-		struct cpu_stream *s = &r->cpus[cpu];
+		struct cpu_stream *s = &r->streams.cpus[cpu];
 
 		s->cpu = cpu;
 		snprintf(name, sizeof(name), "cpu%d.raw", cpu);
@@ -552,125 +538,24 @@ open_cpus(struct kt_source *src, struct recording *r, struct kt_error *e)
 			    (unsigned long long)((uint64_t)st.st_size %
 			    page)));
 		s->npages = (uint64_t)st.st_size / page;
-		s->batch_pages = BATCH_BYTES / page > 0 ? BATCH_BYTES / page : 1;
-		if ((s->batch = malloc(s->batch_pages * page)) == NULL)
-			return (kt_fail(e, "out of memory"));
-		pages_present(s->batch, s->batch_pages * page);
-		s->batch_at = s->batch_pages;	/* empty */
+		s->last_commit = SIZE_MAX;
 		if (parse_stats(src, r, cpu, e) != 0)
 			return (-1);
 	}
-	return (0);
+	return (cpu_streams_batches(&r->streams, e));
 }
 
-/*
- * The next page of s, checked, to walk.  0: loaded; 1: no more pages.
- */
+/* What each() does after the last record: kallsyms, loaded by then. */
 static int
-next_page(struct kt_source *src, struct recording *r, struct cpu_stream *s,
-    struct kt_error *e)
+recording_join(struct kt_source *src, struct kt_error *e)
 {
-	size_t page = r->format.page_size;
-	struct page_info info;
-	const char *why;
-	uint8_t *p;
+	struct recording *r = src->impl;
 
-	if (s->page == s->npages)
-		return (1);
-	if (s->batch_at == s->batch_pages) {
-		uint64_t left = s->npages - s->page;
-		size_t want = (left < s->batch_pages ? (size_t)left :
-		    s->batch_pages) * page, have = 0;
-		off_t at = (off_t)(s->page * page);
-
-		while (have < want) {
-			ssize_t n = pread(s->fd, s->batch + have, want - have,
-			    at + (off_t)have);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				return (kt_fail(e, "%s/cpu%d.raw: %s", r->path,
-				    s->cpu, n < 0 ? strerror(errno) :
-				    "changed while it was read"));
-			have += (size_t)n;
-		}
-		/* Place the batch so its last page is at batch_pages - 1. */
-		s->batch_at = s->batch_pages - want / page;
-		if (s->batch_at != 0)
-			memmove(s->batch + s->batch_at * page, s->batch, want);
+	if (kt_symbols_wait(&r->symbols) != 0) {
+		*e = r->symbols_error;
+		return (-1);
 	}
-	p = s->batch + s->batch_at * page;
-	if (page_check(&r->format, p, &info, &why) != 0)
-		return (kt_fail(e, "%s/cpu%d.raw: page %llu: %s", r->path,
-		    s->cpu, (unsigned long long)s->page, why));
-	s->after_loss = info.missed;
-	if (info.missed) {
-		struct kt_loss *l = &src->loss[s->cpu];
-
-		l->missed_pages++;
-		if (info.missed_stored)
-			l->missed_events += info.missed_count;
-		else
-			l->missed_uncounted = true;
-	}
-	s->batch_at++;
-	s->page++;
-	page_walk_begin(&s->walk, &r->format, p, &info);
 	return (0);
-}
-
-/* s's next record, across pages; s->have false at its end. */
-static int
-advance(struct kt_source *src, struct recording *r, struct cpu_stream *s,
-    struct kt_error *e)
-{
-	int rc;
-
-	while (!page_walk_next(&s->walk, &s->data, &s->size, &s->ts))
-		if ((rc = next_page(src, r, s, e)) != 0) {
-			s->have = false;
-			return (rc < 0 ? -1 : 0);
-		}
-	s->have = true;
-	return (0);
-}
-
-/* The heap's order: time, then CPU (as libtracecmd merges). */
-static bool
-before(const struct cpu_stream *a, const struct cpu_stream *b)
-{
-	return (a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu));
-}
-
-static void
-sift_down(struct recording *r, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, m = i;
-
-		if (l < r->nheap && before(r->heap[l], r->heap[m]))
-			m = l;
-		if (l + 1 < r->nheap && before(r->heap[l + 1], r->heap[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		struct cpu_stream *t = r->heap[i];
-		r->heap[i] = r->heap[m];
-		r->heap[m] = t;
-		i = m;
-	}
-}
-
-/* The stream due after the heap's top: one of its children; or none. */
-static const struct cpu_stream *
-runner_up(const struct recording *r)
-{
-	if (r->nheap < 2)
-		return (NULL);
-	if (r->nheap == 2 || before(r->heap[1], r->heap[2]))
-		return (r->heap[1]);
-	return (r->heap[2]);
 }
 
 static int
@@ -678,48 +563,27 @@ recording_each(struct kt_source *src, kt_record_fn fn, void *arg,
     struct kt_error *e)
 {
 	struct recording *r = src->impl;
-	struct kt_record rec;
+
+	if (cpu_streams_each(&r->streams, fn, arg, e) != 0)
+		return (-1);
+	return (recording_join(src, e));
+}
+
+static int
+recording_halve(struct kt_source *src, uint64_t at, struct kt_halves **h,
+    struct kt_error *e)
+{
+	struct recording *r = src->impl;
 	int rc;
 
-	r->nheap = 0;
-	for (int cpu = 0; cpu < src->ncpus; cpu++) {
-		if (advance(src, r, &r->cpus[cpu], e) != 0)
-			return (-1);
-		if (r->cpus[cpu].have)
-			r->heap[r->nheap++] = &r->cpus[cpu];
+	if ((*h = calloc(1, sizeof(**h))) == NULL)
+		return (kt_fail(e, "out of memory"));
+	if ((rc = cpu_streams_halve(&r->streams, at, &(*h)->half[0],
+	    &(*h)->half[1], e)) != 0) {
+		free(*h);
+		*h = NULL;
 	}
-	for (int i = r->nheap / 2 - 1; i >= 0; i--)
-		sift_down(r, i);
-	while (r->nheap > 0) {
-		struct cpu_stream *s = r->heap[0];
-		const struct cpu_stream *next = runner_up(r);
-
-		/*
-		 * s's records up to the next stream's: a CPU's events come
-		 * in runs, and a sift for each of them cost more than the
-		 * walk of its record.
-		 */
-		do {
-			rec = (struct kt_record){ .cpu = s->cpu, .ts = s->ts,
-			    .data = s->data, .size = s->size,
-			    .after_loss = s->after_loss };
-			s->after_loss = false;
-			if ((rc = fn(&rec, arg)) != 0)
-				return (rc);
-			/* The page's next record here; the next page there. */
-			if (!page_walk_next(&s->walk, &s->data, &s->size,
-			    &s->ts) && advance(src, r, s, e) != 0)
-				return (-1);
-		} while (s->have && (next == NULL || before(s, next)));
-		if (!s->have)
-			r->heap[0] = r->heap[--r->nheap];
-		sift_down(r, 0);
-	}
-	if (kt_symbols_wait(&r->symbols) != 0) {
-		*e = r->symbols_error;
-		return (-1);
-	}
-	return (0);
+	return (rc);
 }
 
 static void
@@ -729,13 +593,14 @@ recording_close(struct kt_source *src)
 
 	if (r == NULL)
 		return;
-	for (int cpu = 0; r->cpus != NULL && cpu < src->ncpus; cpu++) {
-		if (r->cpus[cpu].fd >= 0)
-			close(r->cpus[cpu].fd);
-		free(r->cpus[cpu].batch);
+	for (int cpu = 0; r->streams.cpus != NULL && cpu < src->ncpus;
+	    cpu++) {
+		if (r->streams.cpus[cpu].fd >= 0)
+			close(r->streams.cpus[cpu].fd);
+		free(r->streams.cpus[cpu].batch);
 	}
-	free(r->cpus);
-	free(r->heap);
+	free(r->streams.cpus);
+	free(r->streams.heap);
 	kt_symbols_free(&r->symbols);
 	if (r->dir >= 0)
 		close(r->dir);
@@ -747,6 +612,8 @@ recording_close(struct kt_source *src)
 static const struct kt_source_ops recording_ops = {
 	.each = recording_each,
 	.close = recording_close,
+	.halve = recording_halve,
+	.join = recording_join,
 };
 
 /*
@@ -824,10 +691,10 @@ kt_recording_loss(struct kt_source *src, const char *path, uint64_t *bytes,
 		return (-1);
 	*bytes = 0;
 	for (int cpu = 0; cpu < src->ncpus && rc == 0; cpu++) {
-		struct cpu_stream *s = &r->cpus[cpu];
+		struct cpu_stream *s = &r->streams.cpus[cpu];
 
 		*bytes += s->npages * (uint64_t)src->facts.page_size;
-		while ((rc = next_page(src, r, s, e)) == 0)
+		while ((rc = cpu_stream_next_page(&r->streams, s, e)) == 0)
 			;
 		rc = rc < 0 ? -1 : 0;
 	}
