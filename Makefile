@@ -115,8 +115,11 @@ UNIT_TESTS = tests/test_list tests/test_access tests/test_stream_uma tests/test_
 	     tests/test_kvm_live tests/test_kallsyms_find tests/test_objects \
 	     tests/test_kvm_arch tests/test_kvm_bytes tests/test_kvm_qemu_notes \
 	     tests/test_scratch
-# Unit tests of the tool layer.
+# Unit tests of the tool layer, and of kmemtrace's rooms.
 TOOL_UNIT_TESTS = tests/test_tool_map tests/test_tool_textbuf
+KT_UNIT_TESTS	= tests/test_kmem_halves
+KT_ROOM_OBJS	= $(patsubst %.c,%.o,$(wildcard kmemtrace/recording/*.c \
+		  kmemtrace/report/*.c))
 BENCHES	   = bench/bench_stream bench/bench_live bench/bench_vmcore \
 	     bench/bench_match
 # bench_match: kmemtrace's recordings, decoded by its own room, replayed
@@ -218,6 +221,13 @@ $(TOOL_UNIT_TESTS): tests/test_%: tests/test_%.c tests/support/sigbus_probe.o \
 	    tests/support/sigbus_probe.o $(TOOL_LIB) $(LIB) $(LDFLAGS) \
 	    $(CMOCKA_LIBS) $(BSD_LIBS) $(JSON_LIBS) $(KVM_LIBS)
 
+$(KT_UNIT_TESTS): tests/test_%: tests/test_%.c tests/support/scratch.o \
+	    $(KT_ROOM_OBJS) $(TOOL_LIB) $(LIB)
+	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Ikmemtrace -Itests/support -o $@ $< \
+	    tests/support/scratch.o $(KT_ROOM_OBJS) \
+	    $(TOOL_LIB) $(LIB) $(LDFLAGS) $(CMOCKA_LIBS) $(BSD_LIBS) \
+	    $(JSON_LIBS) $(KVM_LIBS) $(TRACE_LIBS)
+
 bench/bench_match: bench/bench_match.c bench/timing.o $(KT_MATCH_OBJS) \
 		$(TOOL_LIB) $(LIB)
 	$(CC_KEPT) $(CC) $(ALL_CFLAGS) -Ikmemtrace -o $@ $< bench/timing.o \
@@ -244,7 +254,7 @@ check:
 	@$(MAKE) --no-print-directory check-run
 
 check-build: all $(STREAMTEXT) $(KMEMTEXT) $(KVCORE) tests/kmemload $(MTDUMP) $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) $(UNIT_TESTS) \
-	$(TOOL_UNIT_TESTS) $(FUZZ_REPLAYS) \
+	$(TOOL_UNIT_TESTS) $(KT_UNIT_TESTS) $(FUZZ_REPLAYS) \
 	fuzz/kvm_seed fuzz/diskdump_seed
 
 check-run: check-build
@@ -448,7 +458,7 @@ install: all
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(TOOL_LIB) $(TOOL_OBJS) $(TOOLS) \
 	    $(TOOL_MAIN_OBJS) $(TEST_SUPPORT) $(STREAMTEXT) $(MTDUMP) \
-	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
+	    $(UNIT_TESTS) $(TOOL_UNIT_TESTS) $(KT_UNIT_TESTS) $(BENCHES) bench/timing.o libmemstat.pc \
 	    $(KMEMTEXT) tests/kmemload bench/runcmd \
 	    $(ERRCODE) $(MUTATE) $(TRYALL) $(CUTRACE) \
 	    fuzz/kvm_seed fuzz/diskdump_seed fuzz/tools.h $(KVCORE) $(KALLSYMS) $(OWNERPATCH) \

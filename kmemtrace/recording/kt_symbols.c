@@ -221,6 +221,11 @@ kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
 		return (-1);
 	s->load = load;
 	s->load_arg = arg;
+	if (pthread_mutex_init(&s->lock, NULL) != 0) {
+		loader(s);
+		return (s->load_rc);
+	}
+	s->threaded = true;
 	/* Signals are the caller's thread's to take. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -235,10 +240,14 @@ kt_symbols_attach_loading(struct kt_symbols *s, struct tep_handle *tep,
 int
 kt_symbols_wait(struct kt_symbols *s)
 {
+	if (!s->threaded)
+		return (s->load_rc);
+	pthread_mutex_lock(&s->lock);
 	if (s->loading) {
 		pthread_join(s->loader, NULL);
 		s->loading = false;
 	}
+	pthread_mutex_unlock(&s->lock);
 	return (s->load_rc);
 }
 
@@ -246,6 +255,8 @@ void
 kt_symbols_free(struct kt_symbols *s)
 {
 	kt_symbols_wait(s);
+	if (s->threaded)
+		pthread_mutex_destroy(&s->lock);
 	free(s->v);
 	free(s->text);
 	*s = (struct kt_symbols){ 0 };

@@ -29,9 +29,13 @@ struct kt_symbols {
 	struct kt_symbol *v;
 	size_t		 n, alloc;
 	char		*text;		/* the kallsyms the names point into */
-	/* Loaded on a thread (kt_symbols_attach_loading()) until joined. */
+	/*
+	 * Loaded on a thread (kt_symbols_attach_loading()) until joined,
+	 * under lock: the two halves of a report may both ask for a name.
+	 */
 	pthread_t	 loader;
-	bool		 loading;
+	bool		 threaded, loading;
+	pthread_mutex_t	 lock;
 	int		 (*load)(struct kt_symbols *, void *);
 	void		*load_arg;
 	int		 load_rc;

@@ -8,6 +8,8 @@
  * had no event (kmem_cache_free_bulk, kfree_bulk have none) or was lost.
  * A page is an object too, known by its pfn, while it is allocated.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,55 +18,9 @@
 
 #include "huge_alloc.h"
 #include "kmem_frames.h"
-#include "kmem_stats.h"
+#include "kmem_state.h"
 
-#define TOMBSTONES	(1U << 17)
-#define NONE		UINT32_MAX
-
-enum { OBJ_LIVE, OBJ_FREED };
-
-/*
- * 56 bytes: a recording's memory is mostly these, one per allocation it
- * never saw freed.  The sizes are 32-bit: a kmalloc is at most 4 MiB (a
- * hostile recording's larger sizes saturate here; the rows and totals
- * count the events' own).  A page's bytes_req is its order, its cache
- * its row in the page table.
- */
-struct kmem_object {
-	uint64_t	 ptr, ts;	/* a page's ptr: its pfn */
-	uint32_t	 bytes_alloc, bytes_req;
-	uint32_t	 site, cache;	/* a page's: NONE, its page row */
-	uint32_t	 stack, comm;	/* KMEM_NO_STACK, KMEM_NO_COMM */
-	uint32_t	 gen;		/* bumped when the slot is reused */
-	/*
-	 * --alloc: its pointer's row, kept with it so that a free, and an
-	 * allocation of the address again, need not look the row up (one
-	 * cache miss each in a map of every pointer seen); on the free
-	 * list, the next free slot.
-	 */
-	union {
-		uint32_t ptr_row;
-		uint32_t next_free;
-	};
-	int32_t		 pid;
-	uint16_t	 cpu;
-	uint8_t		 kind;		/* KMEM_KMALLOC, _CACHE_ALLOC, _PAGE_ALLOC */
-	uint8_t		 state;		/* OBJ_LIVE, OBJ_FREED | OBJ_UNNAMED */
-};
-
-#define OBJECT_CHUNK_BITS	16
-#define OBJECT_CHUNK		(1U << OBJECT_CHUNK_BITS)
-
-static inline struct kmem_object *
-object_at(const struct kmem_stats *st, uint32_t i)
-{
-	return (&st->object_chunks[i >> OBJECT_CHUNK_BITS][i &
-	    (OBJECT_CHUNK - 1)]);
-}
-
-/* The object's cache row is "(unnamed, N bytes)": its free may name it. */
-#define OBJ_UNNAMED	0x80
-#define OBJ_STATE(o)	((o)->state & ~OBJ_UNNAMED)
+pthread_mutex_t kmem_tep_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint32_t
 saturate(uint64_t v)
@@ -72,12 +28,8 @@ saturate(uint64_t v)
 	return (v > UINT32_MAX ? UINT32_MAX : (uint32_t)v);
 }
 
-struct kmem_tombstone {
-	uint32_t	 object, gen;
-};
-
-static int
-grow(void **array, size_t *alloc, size_t n, size_t size)
+int
+kmem_grow(void **array, size_t *alloc, size_t n, size_t size)
 {
 	void *p;
 	size_t a;
@@ -93,8 +45,8 @@ grow(void **array, size_t *alloc, size_t n, size_t size)
 }
 
 /* The row of key in rows (via map), made if new: its index, or NONE. */
-static uint32_t
-row_of(struct u64map *map, struct kmem_row **rows, size_t *n, size_t *a,
+uint32_t
+kmem_row_of(struct u64map *map, struct kmem_row **rows, size_t *n, size_t *a,
     uint64_t key)
 {
 	uint32_t *v;
@@ -103,7 +55,7 @@ row_of(struct u64map *map, struct kmem_row **rows, size_t *n, size_t *a,
 	if ((v = u64map_insert(map, key, &made)) == NULL)
 		return (NONE);
 	if (made) {
-		if (grow((void **)rows, a, *n, sizeof(**rows)) != 0) {
+		if (kmem_grow((void **)rows, a, *n, sizeof(**rows)) != 0) {
 			u64map_remove(map, key);
 			return (NONE);
 		}
@@ -170,8 +122,8 @@ row_named(const struct kmem_row *row, const char *name, size_t len)
 	return (x == y);
 }
 
-static uint32_t
-cache_row(struct kmem_stats *st, const char *name, size_t len)
+uint32_t
+kmem_cache_row(struct kmem_stats *st, const char *name, size_t len)
 {
 	uint64_t key = name_hash(name, len);
 
@@ -186,7 +138,7 @@ cache_row(struct kmem_stats *st, const char *name, size_t len)
 		}
 		if ((copy = strndup(name, len)) == NULL)
 			return (NONE);
-		if ((i = row_of(&st->cache_map, &st->caches, &st->ncaches,
+		if ((i = kmem_row_of(&st->cache_map, &st->caches, &st->ncaches,
 		    &st->acaches, key)) == NONE) {
 			free(copy);
 			return (NONE);
@@ -223,7 +175,7 @@ kmalloc_cache(struct kmem_stats *st, uint64_t bytes_alloc)
 				snprintf(name, sizeof(name), "kmalloc-%llu",
 				    (unsigned long long)sizes[i]);
 		}
-	if ((row = cache_row(st, name, strlen(name))) == NONE ||
+	if ((row = kmem_cache_row(st, name, strlen(name))) == NONE ||
 	    (v = u64map_insert(&st->kmalloc_map, bytes_alloc, &made)) == NULL)
 		return (NONE);
 	*v = row;
@@ -238,7 +190,7 @@ unnamed_cache(struct kmem_stats *st, uint64_t bytes_alloc)
 
 	snprintf(name, sizeof(name), "(unnamed, %llu bytes)",
 	    (unsigned long long)bytes_alloc);
-	return (cache_row(st, name, strlen(name)));
+	return (kmem_cache_row(st, name, strlen(name)));
 }
 
 static void
@@ -255,13 +207,28 @@ misuse(struct kmem_stats *st, enum kmem_misuse_kind kind,
 		    .free_site = obj != NULL ? ev->call_site : 0,
 		    .bytes_req = obj != NULL ? obj->bytes_req : ev->bytes_req,
 		    .bytes_alloc = obj != NULL ? obj->bytes_alloc :
-		    ev->bytes_alloc };
+		    ev->bytes_alloc, .seq = st->seq };
 	m->count++;
 }
 
-/* A free slot for an object: the free list, or a new one. */
+/*
+ * The command pid runs now, for an allocation: in a second half, one it
+ * has not seen set is the first half's at its end (COMM_EARLIER).
+ */
 static uint32_t
-new_object(struct kmem_stats *st)
+comm_now(const struct kmem_stats *st, int pid)
+{
+	uint32_t c;
+
+	if (!st->events.have_stacks)
+		return (KMEM_NO_COMM);
+	c = kmem_tasks_now(&st->tasks, pid);
+	return (c == KMEM_NO_COMM && st->second ? COMM_EARLIER : c);
+}
+
+/* A free slot for an object: the free list, or a new one. */
+uint32_t
+kmem_new_object(struct kmem_stats *st)
 {
 	uint32_t i = st->free_object;
 
@@ -272,7 +239,7 @@ new_object(struct kmem_stats *st)
 	}
 	if (st->nobjects == st->nchunks * OBJECT_CHUNK) {
 		if (st->nobjects >= NONE - OBJECT_CHUNK ||
-		    grow((void **)&st->object_chunks, &st->achunks,
+		    kmem_grow((void **)&st->object_chunks, &st->achunks,
 		    st->nchunks, sizeof(*st->object_chunks)) != 0 ||
 		    (st->object_chunks[st->nchunks] = huge_zalloc(OBJECT_CHUNK *
 		    sizeof(struct kmem_object))) == NULL)
@@ -284,9 +251,12 @@ new_object(struct kmem_stats *st)
 }
 
 /*
- * obj is freed: a tombstone.  The ring grows to TOMBSTONES, then the
- * oldest goes (its object slot freed, unless reused since).  Its sizes
- * are powers of two: a mask, not a division, for every free.
+ * A free of an address: a tombstone, its object's if it freed one (i,
+ * else NONE).  The ring grows to TOMBSTONES, then the oldest goes (its
+ * object slot freed, unless reused since): a second free is seen if it
+ * comes within TOMBSTONES frees of the first.  Every free takes a place,
+ * so that a free's is its count, whichever half of a recording read in
+ * two it is in.  The sizes are powers of two: a mask, not a division.
  */
 static int
 bury(struct kmem_stats *st, uint32_t i)
@@ -308,9 +278,11 @@ bury(struct kmem_stats *st, uint32_t i)
 	}
 	if (st->ring_count == st->ring_size) {
 		struct kmem_tombstone t = st->ring[st->ring_head];
-		struct kmem_object *old = object_at(st, t.object);
+		struct kmem_object *old = t.object != NONE ?
+		    object_at(st, t.object) : NULL;
 
-		if (OBJ_STATE(old) == OBJ_FREED && old->gen == t.gen) {
+		if (old != NULL && OBJ_STATE(old) == OBJ_FREED &&
+		    old->gen == t.gen) {
 			u64map_remove(&st->object_map, old->ptr);
 			old->next_free = st->free_object;
 			st->free_object = t.object;
@@ -319,7 +291,8 @@ bury(struct kmem_stats *st, uint32_t i)
 		st->ring_head = (st->ring_head + 1) & (st->ring_size - 1);
 	}
 	st->ring[(st->ring_head + st->ring_count++) & (st->ring_size - 1)] =
-	    (struct kmem_tombstone){ i, object_at(st, i)->gen };
+	    (struct kmem_tombstone){ i, i != NONE ? object_at(st, i)->gen :
+	    0 };
 	return (0);
 }
 
@@ -343,13 +316,13 @@ site_and_cache(struct kmem_stats *st, const struct kmem_event *ev,
 		*cache = m->cache;
 		return (0);
 	}
-	if ((*site = row_of(&st->site_map, &st->sites, &st->nsites,
+	if ((*site = kmem_row_of(&st->site_map, &st->sites, &st->nsites,
 	    &st->asites, ev->call_site)) == NONE)
 		return (-1);
 	if (ev->kind == KMEM_KMALLOC)
 		*cache = kmalloc_cache(st, ev->bytes_alloc);
 	else if (named)
-		*cache = cache_row(st, ev->name, ev->name_len);
+		*cache = kmem_cache_row(st, ev->name, ev->name_len);
 	else
 		*cache = unnamed_cache(st, ev->bytes_alloc);
 	if (*cache == NONE)
@@ -389,11 +362,16 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	st->caches[cache].bytes_req += ev->bytes_req;
 	if ((v = u64map_insert(&st->object_map, ev->ptr, &made)) == NULL)
 		return (kt_fail(e, "out of memory"));
+	/* The first half may hold the address live: the join says. */
+	if (made && st->second && kmem_defer_fresh(st, ev->ptr, false) != 0) {
+		u64map_remove(&st->object_map, ev->ptr);
+		return (kt_fail(e, "out of memory"));
+	}
 	/* An address met again: its object names its row. */
 	if (st->by_pointer) {
 		if (!made)
 			ptr_row = object_at(st, *v)->ptr_row;
-		else if ((ptr_row = row_of(&st->ptr_map, &st->ptrs,
+		else if ((ptr_row = kmem_row_of(&st->ptr_map, &st->ptrs,
 		    &st->nptrs, &st->aptrs, ev->ptr)) == NONE) {
 			u64map_remove(&st->object_map, ev->ptr);
 			return (kt_fail(e, "out of memory"));
@@ -403,7 +381,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 		st->ptrs[ptr_row].bytes_req += ev->bytes_req;
 	}
 	if (made) {
-		if ((i = new_object(st)) == NONE) {
+		if ((i = kmem_new_object(st)) == NONE) {
 			u64map_remove(&st->object_map, ev->ptr);
 			return (kt_fail(e, "out of memory"));
 		}
@@ -433,8 +411,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	if (ev->kind == KMEM_CACHE_ALLOC && ev->name == NULL)
 		obj->state |= OBJ_UNNAMED;
 	obj->stack = KMEM_NO_STACK;
-	obj->comm = st->events.have_stacks ? kmem_tasks_now(&st->tasks,
-	    ev->pid) : KMEM_NO_COMM;
+	obj->comm = comm_now(st, ev->pid);
 	st->made = i;
 	t->live++;
 	t->live_bytes += obj->bytes_alloc;
@@ -449,7 +426,7 @@ settle_cache(struct kmem_stats *st, struct kmem_object *obj,
 	struct kmem_row *from = &st->caches[obj->cache];
 	uint32_t to;
 
-	if ((to = cache_row(st, ev->name, ev->name_len)) == NONE)
+	if ((to = kmem_cache_row(st, ev->name, ev->name_len)) == NONE)
 		return (kt_fail(e, "out of memory"));
 	from = &st->caches[obj->cache];	/* cache_row may move the rows */
 	from->hits--;
@@ -463,24 +440,25 @@ settle_cache(struct kmem_stats *st, struct kmem_object *obj,
 	return (0);
 }
 
-static int
-slab_free(struct kmem_stats *st, const struct kmem_event *ev,
-    struct kt_error *e)
+/*
+ * The free ev, the g-th free of an address, of object i (NONE: none is
+ * known): matched to it; a second free if the first was among the last
+ * TOMBSTONES frees; else of an allocation made before the recording.
+ * *buried: the object it freed, or NONE.
+ */
+int
+kmem_free_of(struct kmem_stats *st, uint32_t i, const struct kmem_event *ev,
+    uint64_t g, uint32_t *buried, struct kt_error *e)
 {
 	struct kmem_totals *t = &st->totals;
-	struct kmem_object *obj;
-	uint32_t *v;
+	struct kmem_object *obj = i != NONE ? object_at(st, i) : NULL;
 
-	if (ev->ptr == 0) {
-		t->kfree_null++;	/* kfree(NULL): nothing freed */
-		return (0);
-	}
-	t->frees++;
-	if ((v = u64map_find(&st->object_map, ev->ptr)) == NULL) {
+	*buried = NONE;
+	if (obj == NULL || (OBJ_STATE(obj) == OBJ_FREED &&
+	    g - obj->freed_at > TOMBSTONES)) {
 		t->frees_unknown++;
 		return (0);
 	}
-	obj = object_at(st, *v);
 	if (OBJ_STATE(obj) == OBJ_FREED) {
 		misuse(st, MISUSE_DOUBLE_FREE, ev, obj);
 		return (0);
@@ -514,7 +492,32 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	t->live--;
 	t->live_bytes -= obj->bytes_alloc;
 	obj->state = OBJ_FREED;
-	if (bury(st, *v) != 0)
+	obj->freed_at = g;
+	*buried = i;
+	return (0);
+}
+
+static int
+slab_free(struct kmem_stats *st, const struct kmem_event *ev,
+    struct kt_error *e)
+{
+	uint32_t *v, buried = NONE;
+
+	if (ev->ptr == 0) {
+		st->totals.kfree_null++;	/* kfree(NULL): nothing freed */
+		return (0);
+	}
+	st->totals.frees++;
+	v = u64map_find(&st->object_map, ev->ptr);
+	if (v == NULL && st->second) {
+		/* Its object, if any, is the first half's. */
+		if (kmem_defer_free(st, ev) != 0)
+			return (kt_fail(e, "out of memory"));
+	} else if (kmem_free_of(st, v != NULL ? *v : NONE, ev, st->free_seq,
+	    &buried, e) != 0)
+		return (-1);
+	st->free_seq++;
+	if (bury(st, buried) != 0)
 		return (kt_fail(e, "out of memory"));
 	return (0);
 }
@@ -528,19 +531,21 @@ static const char *
 gfp_names(struct kmem_stats *st, const struct kmem_event *ev)
 {
 	const struct kt_record *r = ev->record;
-	struct tep_event *event = tep_find_event(st->events.tep,
-	    (int)tep_read_number(st->events.tep, r->data,
-	    st->events.type.size));
+	struct tep_event *event;
 	struct tep_format_field *f;
 	struct tep_record rec;
 	struct trace_seq s;
 	char *p, *name, buf[40];
 	uint32_t *v;
-	bool made, fits = event != NULL;
+	bool made, fits;
 	size_t len;
 
 	if ((v = u64map_find(&st->gfp_map, ev->gfp_flags)) != NULL)
 		return (st->gfp_names[*v]);
+	pthread_mutex_lock(&kmem_tep_lock);
+	event = tep_find_event(st->events.tep, (int)tep_read_number(
+	    st->events.tep, r->data, st->events.type.size));
+	fits = event != NULL;
 	for (f = fits ? event->format.fields : NULL; f != NULL; f = f->next)
 		if (f->offset < 0 || f->size < 0 || (size_t)f->offset +
 		    (size_t)f->size > r->size ||
@@ -563,13 +568,14 @@ gfp_names(struct kmem_stats *st, const struct kmem_event *ev)
 		}
 	}
 	trace_seq_destroy(&s);
+	pthread_mutex_unlock(&kmem_tep_lock);
 	if (name == NULL) {
 		snprintf(buf, sizeof(buf), "%#llx",
 		    (unsigned long long)ev->gfp_flags);
 		name = strdup(buf);
 	}
-	if (name == NULL || grow((void **)&st->gfp_names, &st->agfp, st->ngfp,
-	    sizeof(*st->gfp_names)) != 0 ||
+	if (name == NULL || kmem_grow((void **)&st->gfp_names, &st->agfp,
+	    st->ngfp, sizeof(*st->gfp_names)) != 0 ||
 	    (v = u64map_insert(&st->gfp_map, ev->gfp_flags, &made)) == NULL) {
 		free(name);
 		return (NULL);
@@ -583,8 +589,8 @@ gfp_names(struct kmem_stats *st, const struct kmem_event *ev)
  * The page table's row of an order, migrate type, GFP flags and call site
  * (0 until a stack names it), made if new: its index, or NONE.
  */
-static uint32_t
-page_row(struct kmem_stats *st, unsigned order, int migratetype,
+uint32_t
+kmem_page_row(struct kmem_stats *st, unsigned order, int migratetype,
     uint64_t gfp_flags, const char *gfp_names, uint64_t callsite)
 {
 	uint64_t key = name_hash((const char *)&gfp_flags, sizeof(gfp_flags)) ^
@@ -599,8 +605,8 @@ page_row(struct kmem_stats *st, unsigned order, int migratetype,
 		if ((v = u64map_insert(&st->page_map, key, &made)) == NULL)
 			return (NONE);
 		if (made) {
-			if (grow((void **)&st->pages, &st->apages, st->npages,
-			    sizeof(*st->pages)) != 0) {
+			if (kmem_grow((void **)&st->pages, &st->apages,
+			    st->npages, sizeof(*st->pages)) != 0) {
 				u64map_remove(&st->page_map, key);
 				return (NONE);
 			}
@@ -644,15 +650,20 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	}
 	t->page_bytes_alloc += pages << st->page_shift;
 	if ((names = gfp_names(st, ev)) == NULL ||
-	    (row = page_row(st, ev->order, ev->migratetype, ev->gfp_flags,
+	    (row = kmem_page_row(st, ev->order, ev->migratetype, ev->gfp_flags,
 	    names, 0)) == NONE)
 		return (kt_fail(e, "out of memory"));
 	st->pages[row].hits++;
 	st->pages[row].pages += pages;
 	if ((v = u64map_insert(&st->pfn_map, ev->pfn, &made)) == NULL)
 		return (kt_fail(e, "out of memory"));
+	/* The first half may hold the page: the join says. */
+	if (made && st->second && kmem_defer_fresh(st, ev->pfn, true) != 0) {
+		u64map_remove(&st->pfn_map, ev->pfn);
+		return (kt_fail(e, "out of memory"));
+	}
 	if (made) {
-		uint32_t i = new_object(st);
+		uint32_t i = kmem_new_object(st);
 
 		if (i == NONE) {
 			u64map_remove(&st->pfn_map, ev->pfn);
@@ -668,8 +679,7 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	    .stack = KMEM_NO_STACK, .gen = obj->gen, .next_free = NONE,
 	    .pid = ev->pid, .cpu = (uint16_t)ev->cpu,
 	    .kind = KMEM_PAGE_ALLOC, .state = OBJ_LIVE,
-	    .comm = st->events.have_stacks ? kmem_tasks_now(&st->tasks,
-	    ev->pid) : KMEM_NO_COMM };
+	    .comm = comm_now(st, ev->pid) };
 	st->made = *v;
 	return (0);
 }
@@ -679,13 +689,18 @@ static int
 page_caller_known(struct kmem_stats *st, struct kmem_object *obj,
     const uint64_t *frames, size_t n)
 {
-	uint64_t site = kmem_frames_page_caller(st->events.tep, frames, n);
-	const struct kmem_page_row *from = &st->pages[obj->cache];
+	const struct kmem_page_row *from;
+	uint64_t site;
 	uint32_t to;
 
+	/* libtraceevent names a frame in one place for every caller. */
+	pthread_mutex_lock(&kmem_tep_lock);
+	site = kmem_frames_page_caller(st->events.tep, frames, n);
+	pthread_mutex_unlock(&kmem_tep_lock);
 	if (site == 0)
 		return (0);
-	if ((to = page_row(st, from->order, from->migratetype,
+	from = &st->pages[obj->cache];
+	if ((to = kmem_page_row(st, from->order, from->migratetype,
 	    from->gfp_flags, from->gfp_names, site)) == NONE)
 		return (-1);
 	st->pages[obj->cache].hits--;
@@ -694,6 +709,30 @@ page_caller_known(struct kmem_stats *st, struct kmem_object *obj,
 	st->pages[to].pages += 1ULL << obj->bytes_req;
 	obj->cache = to;
 	return (0);
+}
+
+/* The free ev of a page whose object is at v (NULL: none is known). */
+void
+kmem_page_free_of(struct kmem_stats *st, const uint32_t *v,
+    const struct kmem_event *ev)
+{
+	struct kmem_totals *t = &st->totals;
+	uint32_t i;
+
+	if (v == NULL) {
+		t->page_free_unknown++;
+		t->page_bytes_free_unknown += (1ULL << ev->order) <<
+		    st->page_shift;
+		return;
+	}
+	i = *v;
+	t->page_alloc_freed++;
+	t->page_bytes_freed += (1ULL << object_at(st, i)->bytes_req) <<
+	    st->page_shift;
+	object_at(st, i)->state = OBJ_FREED;
+	object_at(st, i)->next_free = st->free_object;
+	st->free_object = i;
+	u64map_remove(&st->pfn_map, ev->pfn);
 }
 
 static int
@@ -709,19 +748,12 @@ page_free(struct kmem_stats *st, const struct kmem_event *ev,
 		return (kt_fail(e, "%s: cpu%d: an mm_page_free event of "
 		    "order %u", st->src->path, ev->cpu, ev->order));
 	t->page_bytes_free_all += (1ULL << ev->order) << st->page_shift;
-	if ((v = u64map_find(&st->pfn_map, ev->pfn)) == NULL) {
-		t->page_free_unknown++;
-		t->page_bytes_free_unknown += (1ULL << ev->order) <<
-		    st->page_shift;
-		return (0);
-	}
-	t->page_alloc_freed++;
-	t->page_bytes_freed += (1ULL << object_at(st, *v)->bytes_req) <<
-	    st->page_shift;
-	object_at(st, *v)->state = OBJ_FREED;
-	object_at(st, *v)->next_free = st->free_object;
-	st->free_object = *v;
-	u64map_remove(&st->pfn_map, ev->pfn);
+	v = u64map_find(&st->pfn_map, ev->pfn);
+	if (v == NULL && st->second)
+		/* Its page, if any, is the first half's. */
+		return (kmem_defer_free(st, ev) != 0 ?
+		    kt_fail(e, "out of memory") : 0);
+	kmem_page_free_of(st, v, ev);
 	return (0);
 }
 
@@ -743,6 +775,34 @@ await_stack(struct kmem_stats *st, int cpu)
 	}
 	p[(*n)++] = (struct kmem_pending){ st->made,
 	    st->made != NONE ? object_at(st, st->made)->gen : 0 };
+	if (st->second && *n > st->deepest[cpu])
+		st->deepest[cpu] = *n;
+}
+
+/*
+ * frames, n of them, the stack of the allocation p waited for; a
+ * second half notes where each of its stacks was first met.
+ */
+int
+kmem_give_stack(struct kmem_stats *st, struct kmem_pending p,
+    const uint64_t *frames, size_t n)
+{
+	struct kmem_object *obj = object_at(st, p.object);
+	size_t had = st->stacks.nstacks;
+	uint32_t id;
+
+	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK ||
+	    (obj->kind == KMEM_PAGE_ALLOC &&
+	    page_caller_known(st, obj, frames, n) != 0))
+		return (-1);
+	if (st->second && st->stacks.nstacks > had) {
+		if (kmem_grow((void **)&st->stack_seq, &st->astack_seq, had,
+		    sizeof(*st->stack_seq)) != 0)
+			return (-1);
+		st->stack_seq[had] = st->seq;
+	}
+	object_at(st, p.object)->stack = id;
+	return (0);
 }
 
 /* A stack record: the latest allocation waiting on its CPU gets it. */
@@ -754,9 +814,13 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	uint64_t frames[KMEM_MAX_FRAMES];
 	struct kmem_pending p;
 	size_t n = ev->nframes;
-	uint32_t id;
 
 	st->totals.stack_events++;
+	/* The first half's last allocations on the CPU may be waiting. */
+	if (st->second && st->npending[ev->cpu] == 0 &&
+	    !st->cpu_lost[ev->cpu])
+		return (kmem_defer_stack(st, ev) != 0 ?
+		    kt_fail(e, "out of memory") : 0);
 	/*
 	 * An allocation in flight as tracing began: its event came before
 	 * tracing_on, its stack after, the head of its CPU's stream.
@@ -790,12 +854,8 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 		n = KMEM_MAX_FRAMES;
 	}
 	kmem_events_frames(&st->events, ev, frames, n);
-	if ((id = kmem_stacks_add(&st->stacks, frames, n)) == KMEM_NO_STACK ||
-	    (object_at(st, p.object)->kind == KMEM_PAGE_ALLOC &&
-	    page_caller_known(st, object_at(st, p.object), frames, n) != 0))
-		return (kt_fail(e, "out of memory"));
-	object_at(st, p.object)->stack = id;
-	return (0);
+	return (kmem_give_stack(st, p, frames, n) != 0 ?
+	    kt_fail(e, "out of memory") : 0);
 }
 
 static int
@@ -805,11 +865,6 @@ cmp_int(const void *a, const void *b)
 
 	return (x < y ? -1 : x > y);
 }
-
-struct gather {
-	struct kmem_stats *st;
-	struct kt_error	*e;
-};
 
 static int
 one_event(struct kmem_stats *st, const struct kmem_event *ev,
@@ -858,8 +913,8 @@ one_event(struct kmem_stats *st, const struct kmem_event *ev,
 	return (0);
 }
 
-static int
-one_record(const struct kt_record *rec, void *arg)
+int
+kmem_one_record(const struct kt_record *rec, void *arg)
 {
 	struct gather *g = arg;
 	struct kmem_stats *st = g->st;
@@ -867,6 +922,7 @@ one_record(const struct kt_record *rec, void *arg)
 	struct kmem_event ev;
 	int rc;
 
+	st->seq = t->events;
 	if (t->events++ == 0)
 		t->first_ts = rec->ts;
 	t->last_ts = rec->ts;
@@ -974,15 +1030,6 @@ kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 	return (0);
 }
 
-int
-kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
-    struct kt_error *e)
-{
-	struct gather g = { st, e };
-
-	return (kt_source_each(src, one_record, &g, e) != 0 ? -1 : 0);
-}
-
 void
 kmem_stats_free(struct kmem_stats *st)
 {
@@ -1014,6 +1061,28 @@ kmem_stats_free(struct kmem_stats *st)
 	free(st->npending);
 	free(st->cpu_lost);
 	free(st->cpu_awaited);
+	free(st->deferred);
+	free(st->deferred_names);
+	free(st->fresh);
+	free(st->dstacks);
+	free(st->dframes);
+	free(st->deepest);
+	free(st->stack_seq);
+}
+
+/*
+ * Allocated earlier first; at the same time, the lower address: not the
+ * slots' order, which hangs on what was freed before (and on whether a
+ * recording was read in two halves).
+ */
+static int
+cmp_live(const void *a, const void *b)
+{
+	const struct kmem_live *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return (x->ts < y->ts ? -1 : 1);
+	return (x->ptr < y->ptr ? -1 : x->ptr > y->ptr);
 }
 
 struct kmem_live *
@@ -1048,6 +1117,7 @@ kmem_stats_live(const struct kmem_stats *st, bool pages, size_t *n)
 		    .order = pages ? o->bytes_req : 0 };
 		(*n)++;
 	}
+	qsort(out, *n, sizeof(*out), cmp_live);
 	return (out);
 }
 

@@ -19,6 +19,9 @@
 
 struct kmem_object;
 struct kmem_tombstone;
+struct kmem_deferred;
+struct kmem_fresh;
+struct kmem_deferred_stack;
 
 /* One table row: a call site, a pointer or a cache. */
 struct kmem_row {
@@ -60,6 +63,7 @@ struct kmem_misuse {
 		uint64_t ptr, alloc_site, free_site, ts;
 		int	 cpu;
 		uint64_t bytes_req, bytes_alloc;
+		uint64_t seq;	/* its event's place in the recording */
 	} example[KMEM_MISUSE_EXAMPLES];
 };
 
@@ -160,15 +164,52 @@ struct kmem_stats {
 	bool		*cpu_awaited;	/* [ncpus]: an allocation awaited one */
 	uint32_t	 made;		/* the last event's object, or none */
 	uint64_t	 loss_ts;	/* the last loss met, 0: none */
+	uint64_t	 seq;		/* the event's place among them all */
+	uint64_t	 free_seq;	/* frees of an address so far */
+	/*
+	 * The second half of a recording read in two at once: the events
+	 * whose outcome hangs on the first half, settled when the two are
+	 * joined: the frees of an address not allocated in this half, and
+	 * (apart: they are many, and only an address and a place) the
+	 * allocations of one not known in it.
+	 */
+	bool		 second;
+	struct kmem_deferred *deferred;
+	size_t		 ndeferred, adeferred;
+	char		*deferred_names;	/* their caches' names */
+	size_t		 nnames, anames;
+	struct kmem_fresh *fresh;
+	size_t		 nfresh, afresh;
+	/*
+	 * Its stacks that come before any allocation of their CPU in this
+	 * half (theirs may be the first half's), their frames, and the
+	 * deepest each CPU's pending list went since the last of them;
+	 * the place where each of its stacks was first met.
+	 */
+	struct kmem_deferred_stack *dstacks;
+	size_t		 ndstacks, adstacks;
+	uint64_t	*dframes;
+	size_t		 ndframes, adframes;
+	uint8_t		*deepest;	/* [ncpus] */
+	uint64_t	*stack_seq;	/* [stacks.nstacks] */
+	size_t		 astack_seq;
 	struct kmem_totals totals;
 	struct kmem_misuse misuse[MISUSE_NKINDS];
 };
 
 int	kmem_stats_init(struct kmem_stats *st, const struct kt_source *src,
 	    bool by_pointer, struct kt_error *e);
-/* Every event of the source; -1 with e set on bad data. */
+/*
+ * Every event of the source; -1 with e set on bad data.  A recording is
+ * read in two halves of time at once where the halves can be joined
+ * into what one pass would have gathered (no stacks).
+ */
 int	kmem_stats_gather(struct kmem_stats *st, struct kt_source *src,
 	    struct kt_error *e);
+/* The same, cut at time at (0: the source's middle; KMEM_WHOLE: not). */
+#define KMEM_WHOLE	UINT64_MAX
+int	kmem_stats_gather_at(struct kmem_stats *st, struct kt_source *src,
+	    uint64_t at, struct kt_error *e);
 void	kmem_stats_free(struct kmem_stats *st);
 /*
  * The allocations live at the end, slab objects or pages, in allocation

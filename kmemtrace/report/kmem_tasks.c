@@ -21,24 +21,30 @@ kmem_tasks_free(struct kmem_tasks *t)
 	u64map_free(&t->now);
 }
 
+static int
+room(struct kmem_tasks *t)
+{
+	if (t->ncomms == t->acomms) {
+		size_t a = t->acomms == 0 ? 256 : t->acomms * 2;
+		void *p;
+
+		if (a > UINT32_MAX - 2 ||
+		    (p = reallocarray(t->comms, a, sizeof(*t->comms))) == NULL)
+			return (-1);
+		t->comms = p;
+		t->acomms = a;
+	}
+	return (0);
+}
+
 int
 kmem_tasks_set(struct kmem_tasks *t, int pid, const char *comm, size_t len)
 {
 	uint32_t *v;
 	bool made;
 
-	if (t->ncomms == t->acomms) {
-		size_t a = t->acomms == 0 ? 256 : t->acomms * 2;
-		void *p;
-
-		if (a > UINT32_MAX - 1 ||
-		    (p = reallocarray(t->comms, a, sizeof(*t->comms))) == NULL)
-			return (-1);
-		t->comms = p;
-		t->acomms = a;
-	}
-	if ((v = u64map_insert(&t->now, (uint64_t)(uint32_t)pid, &made)) ==
-	    NULL)
+	if (room(t) != 0 || (v = u64map_insert(&t->now,
+	    (uint64_t)(uint32_t)pid, &made)) == NULL)
 		return (-1);
 	if (len > KMEM_COMM_LEN)
 		len = KMEM_COMM_LEN;
@@ -46,6 +52,15 @@ kmem_tasks_set(struct kmem_tasks *t, int pid, const char *comm, size_t len)
 	t->comms[t->ncomms][len] = '\0';
 	*v = (uint32_t)t->ncomms++;
 	return (0);
+}
+
+uint32_t
+kmem_tasks_keep(struct kmem_tasks *t, const char *comm)
+{
+	if (room(t) != 0)
+		return (KMEM_NO_COMM);
+	memcpy(t->comms[t->ncomms], comm, sizeof(*t->comms));
+	return ((uint32_t)t->ncomms++);
 }
 
 uint32_t

@@ -27,6 +27,8 @@ void	kmem_tasks_free(struct kmem_tasks *t);
 /* pid runs comm (len bytes, cut to KMEM_COMM_LEN) from now on; -1: no memory. */
 int	kmem_tasks_set(struct kmem_tasks *t, int pid, const char *comm,
 	    size_t len);
+/* comm kept as set() keeps it, for no task: its index; KMEM_NO_COMM. */
+uint32_t kmem_tasks_keep(struct kmem_tasks *t, const char *comm);
 /* pid's command now, or KMEM_NO_COMM. */
 uint32_t kmem_tasks_now(const struct kmem_tasks *t, int pid);
 const char *kmem_tasks_comm(const struct kmem_tasks *t, uint32_t id);
