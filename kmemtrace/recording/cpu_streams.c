@@ -2,7 +2,7 @@
  * cpu_streams.c: the per-CPU page files, a batch of pages at a time,
  * merged by time; and cut in two at a time for two readers.
  *
- * The cut: a time T (the middle page of the largest file), and in each
+ * The cut: a time T (half of all CPUs' pages are earlier), and in each
  * file the first record at or after T, found by a binary search on the
  * pages' header times and a walk of one page.  The first half reads each
  * file up to that record, the second from it.  The pages' times are data
@@ -23,6 +23,7 @@
 
 #define BATCH_BYTES	(256 * 1024)		/* per CPU at most */
 #define BATCHES_BYTES	(32 * 1024 * 1024)	/* all CPUs' at most */
+#define SAMPLES		256			/* page times, for the cut */
 
 int
 cpu_streams_batches(struct cpu_streams *w, struct kt_error *e)
@@ -255,6 +256,63 @@ page_time(const struct cpu_streams *w, const struct cpu_stream *s,
 	return (0);
 }
 
+struct sample {
+	uint64_t	 ts, pages;	/* a page's time; the pages it stands for */
+};
+
+static int
+by_time(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	return (x->ts < y->ts ? -1 : x->ts > y->ts);
+}
+
+/*
+ * The time that halves the pages of all CPUs: each file's page times
+ * sampled (at most SAMPLES in all, each CPU's evenly), each standing for
+ * the pages to the next; the time where they pass half.  CPUs' files
+ * differ in how their pages spread over time (a CPU busy late, one busy
+ * early): the middle of one file can leave two thirds to one half.
+ */
+static int
+middle_time(const struct cpu_streams *w, uint64_t *t)
+{
+	struct sample *v;
+	uint64_t total = 0, sum = 0;
+	size_t n = 0, per = SAMPLES / (size_t)(w->ncpus > 0 ? w->ncpus : 1);
+	int rc = 1;
+
+	if (per == 0)
+		per = 1;
+	if ((v = calloc((size_t)w->ncpus * per, sizeof(*v))) == NULL)
+		return (-1);
+	for (int cpu = 0; cpu < w->ncpus; cpu++) {
+		const struct cpu_stream *s = &w->cpus[cpu];
+		uint64_t step = s->npages / per + 1;
+
+		for (uint64_t p = 0; p < s->npages; p += step) {
+			if (page_time(w, s, p, &v[n].ts) != 0)
+				goto out;
+			v[n++].pages = p + step < s->npages ? step :
+			    s->npages - p;
+		}
+		total += s->npages;
+	}
+	if (total < 2)
+		goto out;
+	qsort(v, n, sizeof(*v), by_time);
+	for (size_t i = 0; i < n; i++)
+		if ((sum += v[i].pages) >= total / 2) {
+			*t = v[i].ts;
+			rc = *t != 0 ? 0 : 1;
+			break;
+		}
+out:
+	free(v);
+	return (rc);
+}
+
 /* Streams like whole's, each at its file's start, with no batch. */
 static int
 streams_like(const struct cpu_streams *whole, struct cpu_streams *w,
@@ -336,16 +394,11 @@ cpu_streams_halve(const struct cpu_streams *whole, uint64_t at,
     struct cpu_streams *first, struct cpu_streams *second,
     struct kt_error *e)
 {
-	const struct cpu_stream *big = NULL;
 	uint64_t t = at;
 	int rc = 1;
 
-	for (int cpu = 0; cpu < whole->ncpus; cpu++)
-		if (big == NULL || whole->cpus[cpu].npages > big->npages)
-			big = &whole->cpus[cpu];
-	if (t == 0 && (big == NULL || big->npages < 2 ||
-	    page_time(whole, big, big->npages / 2, &t) != 0 || t == 0))
-		return (1);
+	if (t == 0 && (rc = middle_time(whole, &t)) != 0)
+		return (rc < 0 ? kt_fail(e, "out of memory") : 1);
 	if (streams_like(whole, first, e) != 0 ||
 	    streams_like(whole, second, e) != 0 ||
 	    cpu_streams_batches(second, e) != 0) {

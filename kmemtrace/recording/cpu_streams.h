@@ -70,8 +70,8 @@ struct kt_halves {
 };
 
 /*
- * whole cut in two at time at (0: the header time of the middle page of
- * its largest file): first gets each CPU's records before it, second the
+ * whole cut in two at time at (0: the time that halves its pages, by
+ * their header times): first gets each CPU's records before it, second the
  * rest, each with streams of its own.  0; 1 if whole is too small or
  * its pages do not say where (then nothing is made); -1.  The cut is made
  * by the pages' times; cpu_streams_halves_met tells after both were read
