@@ -2,7 +2,6 @@
  * kt_symbols.c: kallsyms parsed in place, and the resolver libtraceevent
  * asks for a function's name.
  */
-#include <ctype.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -48,7 +47,9 @@ hex_digit(char c)
  * One line, "address type name[\t[module]]", as text_check_kallsyms()
  * let it through; its name and module ended in place.  Kept as
  * tep_parse_kallsyms() keeps them: not ARM's "$a" mapping symbols nor the
- * absolute ones (x86-64's per-CPU offsets).
+ * absolute ones (x86-64's per-CPU offsets).  A report prints names: a
+ * byte outside printable ASCII (a module's local labels carry control
+ * bytes) is a '?', whatever the locale, as the name is found.
  */
 static int
 parse_line(struct kt_symbols *s, char *line, char *end)
@@ -61,7 +62,8 @@ parse_line(struct kt_symbols *s, char *line, char *end)
 	type = p[1];
 	name = p + 3;
 	for (p = name; p < end && *p != '\t'; p++)
-		;
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
 	if (p < end) {
 		*p = '\0';
 		mod = p + 2;
@@ -70,10 +72,6 @@ parse_line(struct kt_symbols *s, char *line, char *end)
 		*end = '\0';
 	if (name[0] == '$' || type == 'A' || type == 'a')
 		return (0);
-	/* A report prints names: none carries a terminal's controls. */
-	for (p = name; *p != '\0'; p++)
-		if (!isprint((unsigned char)*p))
-			*p = '?';
 	return (add(s, addr, name, mod));
 }
 
