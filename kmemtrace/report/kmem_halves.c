@@ -179,6 +179,16 @@ join_rows(struct kmem_stats *st, struct kmem_stats *b, struct row_moves *m)
 		add_row(&st->caches[j], &b->caches[i]);
 		m->cache[i] = j;
 	}
+	/* Tens of thousands of pointers: room made once, not by copies. */
+	if (b->nptrs > 0 && st->aptrs < st->nptrs + b->nptrs) {
+		struct kmem_row *r = reallocarray(st->ptrs, st->nptrs +
+		    b->nptrs, sizeof(*r));
+
+		if (r == NULL)
+			return (-1);
+		st->ptrs = r;
+		st->aptrs = st->nptrs + b->nptrs;
+	}
 	for (size_t i = 0; i < b->nptrs; i++) {
 		if ((j = kmem_row_of(&st->ptr_map, &st->ptrs, &st->nptrs,
 		    &st->aptrs, b->ptrs[i].key)) == NONE)
