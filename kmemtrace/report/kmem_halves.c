@@ -43,6 +43,8 @@ kmem_defer_free(struct kmem_stats *st, const struct kmem_event *ev)
 {
 	uint32_t name = NONE;
 
+	if (st->ndeferred == DEFER_MAX)
+		return (-1);	/* read whole */
 	if (ev->name != NULL) {
 		while (st->nnames + ev->name_len > st->anames)
 			if (kmem_grow((void **)&st->deferred_names, &st->anames,
@@ -69,8 +71,16 @@ int
 kmem_defer_stack(struct kmem_stats *st, const struct kmem_event *ev)
 {
 	size_t n = ev->nframes < KMEM_MAX_FRAMES ? ev->nframes :
-	    KMEM_MAX_FRAMES;
+	    KMEM_MAX_FRAMES, at = st->ndframes;
 
+	if (st->ndstacks == DEFER_MAX)
+		return (-1);	/* read whole */
+	if (st->deferred_on[ev->cpu] < KMEM_PENDING)
+		st->deferred_on[ev->cpu]++;
+	else {
+		n = 0;
+		at = NO_FRAMES;
+	}
 	while (st->ndframes + n > st->adframes)
 		if (kmem_grow((void **)&st->dframes, &st->adframes,
 		    st->adframes, sizeof(*st->dframes)) != 0)
@@ -80,7 +90,7 @@ kmem_defer_stack(struct kmem_stats *st, const struct kmem_event *ev)
 		return (-1);
 	kmem_events_frames(&st->events, ev, st->dframes + st->ndframes, n);
 	st->dstacks[st->ndstacks++] = (struct kmem_deferred_stack){
-	    .seq = st->seq, .frames = st->ndframes, .nframes = ev->nframes,
+	    .seq = st->seq, .frames = at, .nframes = ev->nframes,
 	    .cpu = ev->cpu, .deepest = st->deepest[ev->cpu],
 	    .awaited = st->cpu_awaited[ev->cpu] };
 	st->ndframes += n;
@@ -249,6 +259,8 @@ settle_stack(struct kmem_stats *st, const struct kmem_stats *b,
 		}
 		return (1);
 	}
+	if (d->frames == NO_FRAMES)
+		return (1);	/* cannot be: read whole */
 	last = p[--*n];
 	if (last.object == NONE || object_at(st, last.object)->gen !=
 	    last.gen || OBJ_STATE(object_at(st, last.object)) != OBJ_LIVE)
@@ -501,8 +513,10 @@ read_second(void *arg)
 	/* Commands: its own only (an unset one is the first's). */
 	kmem_tasks_free(&s->st.tasks);
 	if (kmem_tasks_init(&s->st.tasks) != 0 ||
-	    (s->st.events.have_stacks && (s->st.deepest = calloc(
-	    (size_t)s->src->ncpus, sizeof(*s->st.deepest))) == NULL)) {
+	    (s->st.events.have_stacks && ((s->st.deepest = calloc(
+	    (size_t)s->src->ncpus, sizeof(*s->st.deepest))) == NULL ||
+	    (s->st.deferred_on = calloc((size_t)s->src->ncpus,
+	    sizeof(*s->st.deferred_on))) == NULL))) {
 		s->rc = kt_fail(&s->e, "out of memory");
 		return (NULL);
 	}

@@ -100,12 +100,25 @@ struct kmem_fresh {
 #define FRESH_PAGE	(1ULL << 63)
 
 /*
+ * The frees and stacks a second half defers, at most: 64 MiB of frees.
+ * A recording whose second half frees millions of what was allocated
+ * before it (or before the recording) is read in one pass instead.
+ */
+#define DEFER_MAX	(1U << 20)
+
+/*
+ * A CPU's deferred stacks past its first KMEM_PENDING keep no frames: the
+ * first half leaves at most that many allocations waiting on it.
+ */
+#define NO_FRAMES	SIZE_MAX
+
+/*
  * A second half's stack with no allocation of this half waiting: the
  * first half's last may be; its frames kept to settle at the join.
  */
 struct kmem_deferred_stack {
 	uint64_t	 seq;
-	size_t		 frames, nframes;	/* in dframes; as recorded */
+	size_t		 frames, nframes;	/* in dframes (or NO_FRAMES) */
 	int		 cpu;
 	uint8_t		 deepest;	/* this CPU's list since the last */
 	bool		 awaited;	/* an allocation of this half was */

@@ -1067,6 +1067,7 @@ kmem_stats_free(struct kmem_stats *st)
 	free(st->dstacks);
 	free(st->dframes);
 	free(st->deepest);
+	free(st->deferred_on);
 	free(st->stack_seq);
 }
 

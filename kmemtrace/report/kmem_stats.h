@@ -191,6 +191,7 @@ struct kmem_stats {
 	uint64_t	*dframes;
 	size_t		 ndframes, adframes;
 	uint8_t		*deepest;	/* [ncpus] */
+	uint8_t		*deferred_on;	/* [ncpus], up to KMEM_PENDING */
 	uint64_t	*stack_seq;	/* [stacks.nstacks] */
 	size_t		 astack_seq;
 	struct kmem_totals totals;
