@@ -148,9 +148,4 @@ int	 kmem_give_stack(struct kmem_stats *st, struct kmem_pending p,
 	    const uint64_t *frames, size_t n);
 int	 kmem_one_record(const struct kt_record *rec, void *arg);
 
-/* What a second half defers (kmem_halves.c); -1 out of memory. */
-int	 kmem_defer_free(struct kmem_stats *st, const struct kmem_event *ev);
-int	 kmem_defer_fresh(struct kmem_stats *st, uint64_t ptr, bool page);
-int	 kmem_defer_stack(struct kmem_stats *st, const struct kmem_event *ev);
-
 #endif /* !KMEM_STATE_H */

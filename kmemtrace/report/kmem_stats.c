@@ -296,6 +296,79 @@ bury(struct kmem_stats *st, uint32_t i)
 	return (0);
 }
 
+/* A second half's deferrals, settled at the join (kmem_halves.c). */
+static int
+defer_fresh(struct kmem_stats *st, uint64_t ptr, bool page)
+{
+	if (kmem_grow((void **)&st->fresh, &st->afresh, st->nfresh,
+	    sizeof(*st->fresh)) != 0)
+		return (-1);
+	st->fresh[st->nfresh++] = (struct kmem_fresh){
+	    .seq = st->seq | (page ? FRESH_PAGE : 0), .ptr = ptr };
+	return (0);
+}
+
+/* The free ev, of an address this half has not allocated. */
+static int
+defer_free(struct kmem_stats *st, const struct kmem_event *ev)
+{
+	uint32_t name = NONE;
+
+	if (st->ndeferred == DEFER_MAX)
+		return (-1);	/* read whole */
+	if (ev->name != NULL) {
+		while (st->nnames + ev->name_len > st->anames)
+			if (kmem_grow((void **)&st->deferred_names, &st->anames,
+			    st->anames, 1) != 0)
+				return (-1);
+		memcpy(st->deferred_names + st->nnames, ev->name,
+		    ev->name_len);
+		name = (uint32_t)st->nnames;
+		st->nnames += ev->name_len;
+	}
+	if (kmem_grow((void **)&st->deferred, &st->adeferred, st->ndeferred,
+	    sizeof(*st->deferred)) != 0)
+		return (-1);
+	st->deferred[st->ndeferred++] = (struct kmem_deferred){
+	    .seq = st->seq, .free_seq = st->free_seq, .ts = ev->ts,
+	    .ptr = ev->kind == KMEM_PAGE_FREE ? ev->pfn : ev->ptr,
+	    .call_site = ev->call_site, .name = name,
+	    .name_len = (uint32_t)ev->name_len, .order = ev->order,
+	    .cpu = ev->cpu, .kind = (uint8_t)ev->kind };
+	return (0);
+}
+
+static int
+defer_stack(struct kmem_stats *st, const struct kmem_event *ev)
+{
+	size_t n = ev->nframes < KMEM_MAX_FRAMES ? ev->nframes :
+	    KMEM_MAX_FRAMES, at = st->ndframes;
+
+	if (st->ndstacks == DEFER_MAX)
+		return (-1);	/* read whole */
+	if (st->deferred_on[ev->cpu] < KMEM_PENDING)
+		st->deferred_on[ev->cpu]++;
+	else {
+		n = 0;
+		at = NO_FRAMES;
+	}
+	while (st->ndframes + n > st->adframes)
+		if (kmem_grow((void **)&st->dframes, &st->adframes,
+		    st->adframes, sizeof(*st->dframes)) != 0)
+			return (-1);
+	if (kmem_grow((void **)&st->dstacks, &st->adstacks, st->ndstacks,
+	    sizeof(*st->dstacks)) != 0)
+		return (-1);
+	kmem_events_frames(&st->events, ev, st->dframes + st->ndframes, n);
+	st->dstacks[st->ndstacks++] = (struct kmem_deferred_stack){
+	    .seq = st->seq, .frames = at, .nframes = ev->nframes,
+	    .cpu = ev->cpu, .deepest = st->deepest[ev->cpu],
+	    .awaited = st->cpu_awaited[ev->cpu] };
+	st->ndframes += n;
+	st->deepest[ev->cpu] = 0;
+	return (0);
+}
+
 /*
  * An allocation's call site row and cache row: the site's last ones when
  * the cache is the same (kmalloc's and an unnamed one's by size).
@@ -363,7 +436,7 @@ slab_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	if ((v = u64map_insert(&st->object_map, ev->ptr, &made)) == NULL)
 		return (kt_fail(e, "out of memory"));
 	/* The first half may hold the address live: the join says. */
-	if (made && st->second && kmem_defer_fresh(st, ev->ptr, false) != 0) {
+	if (made && st->second && defer_fresh(st, ev->ptr, false) != 0) {
 		u64map_remove(&st->object_map, ev->ptr);
 		return (kt_fail(e, "out of memory"));
 	}
@@ -511,7 +584,7 @@ slab_free(struct kmem_stats *st, const struct kmem_event *ev,
 	v = u64map_find(&st->object_map, ev->ptr);
 	if (v == NULL && st->second) {
 		/* Its object, if any, is the first half's. */
-		if (kmem_defer_free(st, ev) != 0)
+		if (defer_free(st, ev) != 0)
 			return (kt_fail(e, "out of memory"));
 	} else if (kmem_free_of(st, v != NULL ? *v : NONE, ev, st->free_seq,
 	    &buried, e) != 0)
@@ -658,7 +731,7 @@ page_alloc(struct kmem_stats *st, const struct kmem_event *ev,
 	if ((v = u64map_insert(&st->pfn_map, ev->pfn, &made)) == NULL)
 		return (kt_fail(e, "out of memory"));
 	/* The first half may hold the page: the join says. */
-	if (made && st->second && kmem_defer_fresh(st, ev->pfn, true) != 0) {
+	if (made && st->second && defer_fresh(st, ev->pfn, true) != 0) {
 		u64map_remove(&st->pfn_map, ev->pfn);
 		return (kt_fail(e, "out of memory"));
 	}
@@ -751,7 +824,7 @@ page_free(struct kmem_stats *st, const struct kmem_event *ev,
 	v = u64map_find(&st->pfn_map, ev->pfn);
 	if (v == NULL && st->second)
 		/* Its page, if any, is the first half's. */
-		return (kmem_defer_free(st, ev) != 0 ?
+		return (defer_free(st, ev) != 0 ?
 		    kt_fail(e, "out of memory") : 0);
 	kmem_page_free_of(st, v, ev);
 	return (0);
@@ -819,7 +892,7 @@ stack_record(struct kmem_stats *st, const struct kmem_event *ev,
 	/* The first half's last allocations on the CPU may be waiting. */
 	if (st->second && st->npending[ev->cpu] == 0 &&
 	    !st->cpu_lost[ev->cpu])
-		return (kmem_defer_stack(st, ev) != 0 ?
+		return (defer_stack(st, ev) != 0 ?
 		    kt_fail(e, "out of memory") : 0);
 	/*
 	 * An allocation in flight as tracing began: its event came before
