@@ -195,6 +195,24 @@ test_records_meet(void **state)
 	free_list(paths);
 }
 
+/* n bytes at p, little-endian (the fixture's order, whatever the host's). */
+static uint64_t
+le_get(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return (v);
+}
+
+static void
+le_put(uint8_t *p, int n, uint64_t v)
+{
+	for (int i = 0; i < n; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
 /*
  * A page whose first record comes after the page's own time (a kernel's
  * first delta is 0, a time extend's is not): cut at that record, the
@@ -219,19 +237,14 @@ test_page_after_its_time(void **state)
 	assert_non_null(f = fopen(path, "r+b"));
 	for (long i = 1; !made && fseek(f, i * 4096, SEEK_SET) == 0 &&
 	    fread(page, 1, sizeof(page), f) == sizeof(page); i++) {
-		uint64_t ts, commit;
-		uint32_t word;
+		uint64_t ts = le_get(page, 8), commit = le_get(page + 8, 8);
+		uint32_t word = (uint32_t)le_get(page + 16, 4);
 
-		memcpy(&ts, page, 8);
-		memcpy(&commit, page + 8, 8);
-		memcpy(&word, page + 16, 4);
 		if (!(commit & (1ULL << 31)) || (word & 31) == 0 ||
 		    (word & 31) > 28 || (word >> 5) + 5 >= 1U << 27)
 			continue;
-		ts -= 5;
-		word += 5U << 5;
-		memcpy(page, &ts, 8);
-		memcpy(page + 16, &word, 4);
+		le_put(page, 8, ts - 5);
+		le_put(page + 16, 4, word + (5U << 5));
 		assert_int_equal(fseek(f, i * 4096, SEEK_SET), 0);
 		assert_int_equal(fwrite(page, 1, sizeof(page), f),
 		    sizeof(page));
